@@ -1,0 +1,319 @@
+#!/usr/bin/python3
+"""accord protocol adapter for the REAL Lightning accelerator connector (1.6.5 or 2.x).
+
+    ACCORD_LIGHTNING_ROOT=/work/oracle /usr/bin/python3 adapter.py --lightning 1.6|2.x
+
+Reads JSON-lines requests on stdin and answers on stdout (conformance/PROTOCOL.md). Only the connector is built
+(1.6: AcceleratorConnector, 2.x: _AcceleratorConnector) with the Trainer's defaults for absent flags.
+"""
+import argparse
+import json
+import logging
+import os
+import re
+import sys
+import traceback
+import warnings
+
+sys.dont_write_bytecode = True  # keep the source folder clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import codes  # noqa: E402
+import oracle as oracle_mod  # noqa: E402
+
+PROTOCOL = 1
+# a string flag value is an instance when it looks like a Lightning class name (registered names are lower case)
+CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*(Accelerator|Strategy|Plugin|Environment|IO|Precision|BatchNorm|LayerSync)$")
+COMPONENT_ARGS = ("accelerator", "precision_plugin", "checkpoint_io", "cluster_environment", "parallel_devices")
+# constructor arguments an instance gets when the case does not give them (reference/tables/precision_plugins.def)
+DEFAULT_ARGS = {
+    "NativeMixedPrecisionPlugin": {"precision": 16, "device": "cuda"},
+    "ShardedNativeMixedPrecisionPlugin": {"precision": 16, "device": "cuda"},
+    "FullyShardedNativeMixedPrecisionPlugin": {"precision": 16, "device": "cuda"},
+    "IPUPrecisionPlugin": {"precision": 32},
+    "HPUPrecisionPlugin": {"precision": 32},
+    "DeepSpeedPrecisionPlugin": {"precision": 32, "amp_type": "native"},
+    "MixedPrecision": {"precision": "16-mixed", "device": "cuda"},
+}
+_MIXED = {16: "16-mixed", "16": "16-mixed", "bf16": "bf16-mixed", 32: "32-true", "32": "32-true"}
+_TRUE = {16: "16-true", "16": "16-true", "bf16": "bf16-true", 32: "32-true", "32": "32-true"}
+# 1.6 class name -> (2.x class, fixed args, precision value map, args dropped)
+EQUIV_2X = {
+    "GPUAccelerator": ("CUDAAccelerator", {}, None, ()),
+    "TPUAccelerator": ("XLAAccelerator", {}, None, ()),
+    "NativeSyncBatchNorm": ("TorchSyncBatchNorm", {}, None, ()),
+    "DDPSpawnStrategy": ("DDPStrategy", {"start_method": "spawn"}, None, ()),
+    "TPUSpawnStrategy": ("XLAStrategy", {}, None, ()),
+    "SingleTPUStrategy": ("SingleDeviceXLAStrategy", {}, None, ()),
+    "PrecisionPlugin": ("Precision", {}, None, ()),
+    "DoublePrecisionPlugin": ("DoublePrecision", {}, None, ()),
+    "NativeMixedPrecisionPlugin": ("MixedPrecision", {}, _MIXED, ()),
+    "HalfPrecisionPlugin": ("HalfPrecision", {}, _TRUE, ()),
+    "TPUPrecisionPlugin": ("XLAPrecision", {}, _TRUE, ()),
+    "TPUBf16PrecisionPlugin": ("XLAPrecision", {"precision": "bf16-true"}, _TRUE, ()),
+    "DeepSpeedPrecisionPlugin": ("DeepSpeedPrecision", {}, _MIXED, ("amp_type", "amp_level")),
+    "FullyShardedNativeMixedPrecisionPlugin": ("FSDPPrecision", {}, _MIXED, ("device",)),
+}
+DEVICE_PARSE_CODES = {"err_devices_type", "err_devices_not_int", "err_gpus_none_available", "err_gpu_ids_not_unique",
+                      "err_gpu_ids_unavailable", "err_gpu_devices_none", "err_tpu_cores_invalid",
+                      "err_cpu_devices_invalid", "err_hpu_devices_type"}
+LAUNCHER_KINDS = {"_SubprocessScriptLauncher": "subprocess_script", "_SpawnLauncher": "spawn",
+                  "_MultiProcessingLauncher": "spawn", "_XLASpawnLauncher": "xla", "_XLALauncher": "xla"}
+
+
+class Adapter:
+    def __init__(self, ora):
+        self.ora = ora
+        self.params = {}  # id(instance) -> the strategy's own parameters given in the case
+
+    # ------------------------------------------------------------------ flags -> Python values
+    def is_instance_spec(self, v):
+        return (isinstance(v, dict) and "class" in v) or (isinstance(v, str) and CLASS_NAME.match(v) is not None)
+
+    def make(self, spec):
+        name = spec if isinstance(spec, str) else spec["class"]
+        given = {} if isinstance(spec, str) else dict(spec.get("args") or {})
+        target, fixed, pmap, dropped = name, {}, None, ()
+        if self.ora.major == "2.x" and name in EQUIV_2X:
+            target, fixed, pmap, dropped = EQUIV_2X[name]
+        cls = self.ora.classes.get(target)
+        if cls is None:  # unknown classes are plugins of an invalid type (PROTOCOL.md)
+            return type(name, (), {"__repr__": lambda self: f"{type(self).__name__}()"})()
+        args = dict(DEFAULT_ARGS.get(name, {}), **DEFAULT_ARGS.get(target, {}))
+        args.update(given)
+        args.update(fixed)
+        for k in dropped:
+            args.pop(k, None)
+        if pmap is not None and "precision" in args:
+            args["precision"] = pmap.get(args["precision"], args["precision"])
+        for k, v in list(args.items()):
+            if k == "parallel_devices" and isinstance(v, list):
+                args[k] = [self.ora.torch.device(d) if isinstance(d, str) else d for d in v]
+            elif self.is_instance_spec(v) and k in COMPONENT_ARGS:
+                args[k] = self.make(v)
+        inst = cls(**args)
+        self.params[id(inst)] = {k: v for k, v in given.items() if k not in COMPONENT_ARGS}
+        return inst
+
+    def convert(self, key, value):
+        if key in ("strategy", "accelerator") and self.is_instance_spec(value):
+            return self.make(value)
+        if key == "plugins":
+            if isinstance(value, list):
+                return [self.make(v) if self.is_instance_spec(v) else v for v in value]
+            return self.make(value) if self.is_instance_spec(value) else value
+        return value
+
+    # ------------------------------------------------------------------ one case
+    def resolve(self, case):
+        flags = dict(case.get("flags") or {})
+        hw = dict(case.get("hardware") or {})
+        missing = set(hw.get("packages", [])) - oracle_mod.FAKEABLE_PACKAGES[self.ora.major]
+        if missing:
+            return {"skipped": f"the oracle cannot fake the packages {sorted(missing)}"}
+        self.params = {}
+        ora = self.ora
+        ora.set_case(hw, case.get("interactive", False), case.get("env") or {})
+        try:
+            with warnings.catch_warnings(record=True) as notes:
+                warnings.simplefilter("always")
+                conn, error = None, None
+                try:
+                    kwargs = dict(ora.defaults)
+                    kwargs.update(ora.trainer_env_defaults())
+                    with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
+                        kwargs.update({k: self.convert(k, v) for k, v in flags.items()})  # not connector notes
+                    ora.log_records = notes  # warnings and log records in one list, in emission order
+                    kwargs = {ora.renames.get(k, k): v for k, v in kwargs.items()}
+                    conn = ora.connector_cls(**kwargs)
+                except Exception as e:  # noqa: BLE001 - a connector error is an outcome
+                    error = self.error_of(e, flags)
+                ora.log_records = []
+            outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}
+            outcome["diagnostics"] = [self.note_of(n) for n in notes]
+            return {"outcome": outcome}
+        finally:
+            ora.end_case()
+
+    # ------------------------------------------------------------------ translation
+    def error_of(self, e, flags):
+        msg = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
+        inner, tb = [], e.__traceback__
+        while tb is not None:  # the innermost frame inside Lightning's folder
+            if tb.tb_frame.f_code.co_filename.startswith(self.ora.root):
+                inner = [tb.tb_frame.f_code.co_name]
+            tb = tb.tb_next
+        code, fields = codes.classify(msg, "err_unmapped", type(e).__name__, inner)
+        if code == "err_unmapped":
+            fields = {"type": type(e).__name__, "message": msg}
+        elif code in DEVICE_PARSE_CODES:
+            flag = self.device_flag(flags)
+            fields.setdefault("flag", flag)
+            fields.setdefault("value", repr(flags.get(flag, self.ora.defaults.get(flag))))
+        return {"code": code, "fields": fields, "message": msg, "exception": type(e).__name__}
+
+    def device_flag(self, flags):
+        """The flag whose value reached the device parser (1.6 legacy flags win, A4.6)."""
+        if self.ora.major == "1.6":
+            for name in ("num_processes", "gpus", "ipus", "tpu_cores"):
+                v = flags.get(name)
+                if v and v not in ([], 0, "0"):
+                    return name
+        return "devices"
+
+    def note_of(self, n):
+        if isinstance(n, logging.LogRecord):
+            msg, severity, default = n.getMessage(), "info", "info_unmapped"
+        else:
+            msg = str(n.message)
+            severity = "deprecation" if issubclass(n.category, DeprecationWarning) else "warning"
+            default = "warn_unmapped"
+        code, fields = codes.classify(msg, default)
+        if code == default and severity != "info":
+            fields = {"category": n.category.__name__}
+        return {"code": code, "severity": severity, "fields": fields, "message": msg}
+
+    def plan(self, c):
+        torch, ora = self.ora.torch, self.ora
+        acc, strat = c.accelerator, c.strategy
+        acc_name = ora.accelerator_names.get(type(acc))
+        dev_type = {"tpu": "xla", "ipu": "ipu", "hpu": "hpu"}.get(acc_name, "cpu")
+        env = c.cluster_environment
+        flag = c._strategy_flag
+        family = strategy_family(strat)
+        name = flag if isinstance(flag, str) else family
+        params = ora.strategy_init_params(flag) if isinstance(flag, str) else self.params.get(id(strat), {})
+        launcher = strat.launcher
+        prec = c.precision_plugin
+        backend = getattr(prec, "backend", None)
+        return {
+            "accelerator": acc_name,
+            "accelerator_class": type(acc).__name__,
+            "devices": jsonable(c._devices_flag),
+            "parallel_devices": [str(d) if not isinstance(d, int) else f"{dev_type}:{d}" for d in c._parallel_devices],
+            "num_nodes": c._num_nodes_flag,
+            "num_processes": safe(lambda: strat.num_processes, 1),
+            "cluster_environment": {
+                "class": type(env).__name__,
+                "creates_processes_externally": safe(lambda: bool(env.creates_processes_externally)),
+                "world_size": safe(env.world_size), "global_rank": safe(env.global_rank),
+                "local_rank": safe(env.local_rank), "node_rank": safe(env.node_rank),
+            },
+            "strategy": {"name": name, "class": type(strat).__name__,
+                         "family": family,
+                         "params": jsonable(params or {}), "root_device": safe(lambda: str(strat.root_device))},
+            "launcher": {
+                "kind": LAUNCHER_KINDS.get(type(launcher).__name__, type(launcher).__name__) if launcher else None,
+                "start_method": getattr(launcher, "_start_method", None) if launcher else None,
+                "interactive_compatible": safe(lambda: bool(launcher.is_interactive_compatible)) if launcher else True,
+            },
+            "precision": {
+                "value": str(prec.precision) if hasattr(prec, "precision") else None,
+                "plugin": type(prec).__name__,
+                "amp_backend": getattr(backend, "value", backend),
+                "amp_level": getattr(prec, "amp_level", None),
+                "device": getattr(prec, "device", None),
+            },
+            "checkpoint_io": type(strat.checkpoint_io).__name__,
+            "layer_sync": type(c._layer_sync).__name__ if getattr(c, "_layer_sync", None) is not None else None,
+            "is_distributed": safe(lambda: bool(c.is_distributed)),
+            "determinism": {
+                "use_deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
+                "warn_only": torch.is_deterministic_algorithms_warn_only_enabled(),
+                "cudnn_benchmark": bool(torch.backends.cudnn.benchmark),
+                "cudnn_deterministic": bool(torch.backends.cudnn.deterministic),
+                "env": {k: os.environ[k] for k in sorted(getattr(os.environ, "written", ()))
+                        if k in ("CUBLAS_WORKSPACE_CONFIG", "HOROVOD_FUSION_THRESHOLD") and k in os.environ},
+            },
+        }
+
+
+def strategy_family(strat):
+    """The class's `strategy_name`; 2.x DDPStrategy has none and is named after its start method."""
+    name = getattr(type(strat), "strategy_name", None)
+    if name is None and hasattr(strat, "_start_method"):
+        name = "ddp" if strat._start_method == "popen" else f"ddp_{strat._start_method}"
+    return name
+
+
+def safe(fn, default=None):
+    try:
+        return jsonable(fn())
+    except Exception:  # noqa: BLE001 - a value Lightning cannot compute is reported as null
+        return default
+
+
+def jsonable(v):
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): jsonable(x) for k, x in v.items()}
+    if hasattr(v, "value") and type(v).__module__ != "builtins" and isinstance(getattr(v, "value"), (str, int)):
+        return v.value  # enums
+    return str(v)
+
+
+def capabilities(major):
+    flags = ["accelerator", "strategy", "devices", "num_nodes", "precision", "plugins", "sync_batchnorm",
+             "deterministic", "benchmark"]
+    if major == "1.6":
+        flags += ["amp_backend", "amp_level", "gpus", "tpu_cores", "ipus", "num_processes", "auto_select_gpus"]
+        accs = ["cpu", "gpu", "tpu", "ipu", "hpu"]
+    else:
+        accs = ["cpu", "gpu", "cuda", "mps", "tpu"]
+    pkgs = sorted(oracle_mod.FAKEABLE_PACKAGES[major])
+    return ([f"accelerator:{a}" for a in accs] + [f"flag:{f}" for f in flags] + [f"package:{p}" for p in pkgs]
+            + ["env", "interactive", "instances", "oracle"])
+
+
+def serve(major, inp, out):
+    ora, adapter = None, None
+    for line in inp:
+        line = line.strip()
+        if not line:
+            continue
+        rid = None
+        try:
+            req = json.loads(line)
+            cmd = req.get("cmd")
+            rid = req.get("id")
+            if cmd == "start":
+                if req.get("protocol") != PROTOCOL:
+                    reply = {"ok": False, "error": f"unsupported protocol {req.get('protocol')!r}; speaks {PROTOCOL}"}
+                else:
+                    ora = ora or oracle_mod.load(major, os.environ.get("ACCORD_LIGHTNING_ROOT", "/work/oracle"))
+                    if ora is None:
+                        reply = {"ok": False, "error": f"cannot import Lightning {major}: {oracle_mod.import_error}"}
+                    else:
+                        adapter = Adapter(ora)
+                        reply = {"ok": True, "protocol": PROTOCOL, "implementation": {
+                            "name": "lightning", "version": ora.version, "language": "python",
+                            "capabilities": capabilities(major)}}
+            elif cmd == "stop":
+                return 0
+            elif cmd == "resolve":
+                if adapter is None:
+                    reply = {"id": rid, "errored": "resolve before a successful start"}
+                else:
+                    reply = dict(id=rid, **adapter.resolve(req.get("case") or {}))
+            else:
+                reply = {"id": rid, "errored": f"unknown command {cmd!r}"}
+        except Exception:  # noqa: BLE001 - an adapter bug must not end the session
+            reply = {"id": rid, "errored": traceback.format_exc()}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lightning", choices=["1.6", "2.x"], required=True)
+    args = ap.parse_args()
+    out = sys.stdout
+    sys.stdout = sys.stderr  # anything Lightning prints must not corrupt the protocol stream
+    return serve(args.lightning, sys.stdin, out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

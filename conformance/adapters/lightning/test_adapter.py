@@ -1,0 +1,169 @@
+"""Tests of the Lightning adapter: /usr/bin/python3 -m unittest test_adapter (from this folder).
+
+Tests that need Lightning skip cleanly when ACCORD_LIGHTNING_ROOT is unset or Lightning cannot be imported.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.environ.get("ACCORD_LIGHTNING_ROOT")
+DIAGNOSTICS_DEF = os.path.join(HERE, "..", "..", "..", "reference", "tables", "diagnostics.def")
+sys.dont_write_bytecode = True  # keep the source folder clean
+sys.path.insert(0, HERE)
+import codes  # noqa: E402
+
+
+def run_adapter(major, requests):
+    """Replies of one adapter session to the given requests (start and stop are added)."""
+    lines = [{"cmd": "start", "protocol": 1}] + requests + [{"cmd": "stop"}]
+    text = "\n".join(r if isinstance(r, str) else json.dumps(r) for r in lines) + "\n"
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "adapter.py"), "--lightning", major], input=text,
+                          capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    if proc.returncode != 0:
+        raise AssertionError(f"adapter exited {proc.returncode}: {proc.stderr[-2000:]}")
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def resolve(i, case):
+    return {"cmd": "resolve", "id": str(i), "profile": "lightning-1.6", "case": case}
+
+
+DDP_CPU_2 = {"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}}
+
+
+class CodesTable(unittest.TestCase):
+    def test_codes_exist_in_catalogue(self):
+        if not os.path.exists(DIAGNOSTICS_DEF):
+            self.skipTest("reference/tables/diagnostics.def not found")
+        with open(DIAGNOSTICS_DEF, encoding="utf-8") as f:
+            known = set(re.findall(r'^ACCORD_DIAG\(\w+,\s*"(\w+)"', f.read(), re.M))
+        self.assertEqual(set(), codes.codes() - known, "codes.py names codes that diagnostics.def lacks")
+
+    def test_classify(self):
+        self.assertEqual(("err_devices_zero", {"devices": "0", "accelerator": "cpu"}),
+                         codes.classify("`Trainer(devices=0)` value is not a valid input using cpu accelerator.", "x"))
+        self.assertEqual("err_env_missing", codes.classify("SLURM_PROCID", "x", "KeyError")[0])
+        self.assertEqual(("x", {}), codes.classify("something else", "x"))
+
+
+class AdapterBase:
+    major = None
+    expected_version = None
+    session = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not ROOT:
+            raise unittest.SkipTest("ACCORD_LIGHTNING_ROOT is not set")
+        requests = [resolve(0, DDP_CPU_2), resolve(1, {"flags": {"strategy": "foo"}}), "this is not json",
+                    {"cmd": "resolve", "id": "3", "case": {"flags": 5}}, {"cmd": "bogus", "id": "4"},
+                    resolve(5, {"flags": {"accelerator": "gpu", "devices": 2}, "hardware": {"cuda_devices": 2}}),
+                    resolve(6, {"flags": {}, "hardware": {"packages": ["deepspeed"]}}),
+                    resolve(7, {"flags": {"deterministic": True}})] + cls.extra_requests()
+        replies = run_adapter(cls.major, requests)
+        if not replies[0].get("ok"):
+            raise unittest.SkipTest(f"Lightning {cls.major} not importable: {replies[0].get('error')}")
+        cls.session = replies
+
+    @classmethod
+    def extra_requests(cls):
+        return []
+
+    def reply(self, i):
+        return self.session[1 + i]
+
+    def test_handshake(self):
+        hello = self.session[0]
+        self.assertEqual(1, hello["protocol"])
+        self.assertEqual("lightning", hello["implementation"]["name"])
+        self.assertEqual(self.expected_version, hello["implementation"]["version"])
+        self.assertIn("accelerator:cpu", hello["implementation"]["capabilities"])
+
+    def test_ddp_on_two_cpus(self):
+        r = self.reply(0)
+        self.assertEqual("0", r["id"])
+        plan = r["outcome"]["plan"]
+        self.assertEqual("ok", r["outcome"]["status"])
+        self.assertEqual("cpu", plan["accelerator"])
+        self.assertEqual(["cpu", "cpu"], plan["parallel_devices"])
+        self.assertEqual("ddp", plan["strategy"]["name"])
+        self.assertEqual("DDPStrategy", plan["strategy"]["class"])
+        self.assertEqual("subprocess_script", plan["launcher"]["kind"])
+        self.assertEqual({"class": "LightningEnvironment", "creates_processes_externally": False, "world_size": 2,
+                          "global_rank": 0, "local_rank": 0, "node_rank": 0}, plan["cluster_environment"])
+        self.assertTrue(plan["is_distributed"])
+
+    def test_unknown_strategy_is_an_error(self):
+        out = self.reply(1)["outcome"]
+        self.assertEqual("error", out["status"])
+        self.assertEqual("err_strategy_unknown", out["error"]["code"])
+
+    def test_bad_requests_do_not_end_the_session(self):
+        self.assertIn("errored", self.reply(2))
+        self.assertEqual("3", self.reply(3)["id"])
+        self.assertIn("errored", self.reply(3))
+        self.assertIn("errored", self.reply(4))
+        self.assertEqual("5", self.reply(5)["id"])  # later cases still answered
+        self.assertEqual(len(self.session), 1 + 8 + len(self.extra_requests()))
+
+    def test_faked_gpus(self):
+        plan = self.reply(5)["outcome"]["plan"]
+        self.assertEqual(["cuda:0", "cuda:1"], plan["parallel_devices"])
+
+    def test_unfakeable_package_is_skipped(self):
+        self.assertIn("skipped", self.reply(6))
+
+    def test_determinism(self):
+        det = self.reply(7)["outcome"]["plan"]["determinism"]
+        self.assertTrue(det["use_deterministic_algorithms"])
+        self.assertEqual(":4096:8", det["env"]["CUBLAS_WORKSPACE_CONFIG"])
+        # the next case starts from a clean torch state
+        self.assertFalse(self.reply(8)["outcome"]["plan"]["determinism"]["use_deterministic_algorithms"])
+
+
+class Lightning16(AdapterBase, unittest.TestCase):
+    major, expected_version = "1.6", "1.6.5"
+
+    @classmethod
+    def extra_requests(cls):
+        return [resolve(8, DDP_CPU_2),
+                resolve(9, {"flags": {"strategy": "dp", "accelerator": "cpu"}}),
+                resolve(10, {"flags": {"gpus": 1}}),
+                resolve(11, {"flags": {"strategy": "ddp"}, "interactive": True})]
+
+    def test_dp_on_cpu_falls_back_with_warning(self):
+        out = self.reply(9)["outcome"]
+        self.assertEqual("ddp", out["plan"]["strategy"]["name"])
+        self.assertEqual(["warn_strategy_cpu_fallback"], [d["code"] for d in out["diagnostics"]])
+
+    def test_gpus_without_gpu(self):
+        self.assertEqual("err_accelerator_unavailable", self.reply(10)["outcome"]["error"]["code"])
+
+    def test_interactive(self):
+        self.assertEqual("err_interactive_incompatible", self.reply(11)["outcome"]["error"]["code"])
+
+
+class Lightning2(AdapterBase, unittest.TestCase):
+    major, expected_version = "2.x", "2.2.5"
+
+    @classmethod
+    def extra_requests(cls):
+        return [resolve(8, DDP_CPU_2),
+                resolve(9, {"flags": {"accelerator": "GPU"}}),
+                resolve(10, {"flags": {"precision": "16-mixed", "accelerator": "cpu"}})]
+
+    def test_accelerator_names_are_validated(self):
+        self.assertEqual("err_accelerator_unknown", self.reply(9)["outcome"]["error"]["code"])
+
+    def test_fp16_on_cpu(self):
+        out = self.reply(10)["outcome"]
+        self.assertEqual("bf16-mixed", out["plan"]["precision"]["value"])
+        self.assertEqual(["warn_cpu_precision_16", "info_amp"], [d["code"] for d in out["diagnostics"]])
+
+
+if __name__ == "__main__":
+    unittest.main()

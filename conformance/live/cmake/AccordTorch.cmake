@@ -1,0 +1,80 @@
+# AccordTorch.cmake: find LibTorch (a pip torch's prefix first, else Debian's) plus its optional
+# c10d backends. Sets ACCORD_HAVE_TORCH, ACCORD_LIVE_HAVE_GLOO, ACCORD_LIVE_HAVE_NCCL and
+# ACCORD_LIVE_EXTRA_INCLUDES. Recipe: /work/shared/reference/toolchain.md sections 2-4.
+set(ACCORD_HAVE_TORCH OFF)
+set(ACCORD_LIVE_HAVE_GLOO OFF)
+set(ACCORD_LIVE_HAVE_NCCL OFF)
+set(ACCORD_LIVE_EXTRA_INCLUDES "")
+if(NOT ACCORD_WITH_TORCH)
+  return()
+endif()
+
+set(ACCORD_TORCH_PYTHON "" CACHE FILEPATH "python whose torch provides TorchConfig.cmake (empty: python3 on PATH)")
+set(ACCORD_LIVE_NCCL "AUTO" CACHE STRING "c10d ProcessGroupNCCL backend in conformance_live: AUTO, ON or OFF")
+set_property(CACHE ACCORD_LIVE_NCCL PROPERTY STRINGS AUTO ON OFF)
+
+set(_accord_py "${ACCORD_TORCH_PYTHON}")
+if(NOT _accord_py)
+  find_program(ACCORD_PY_FOR_TORCH NAMES python3 python)
+  set(_accord_py "${ACCORD_PY_FOR_TORCH}")
+endif()
+# An explicit -DTorch_DIR or CMAKE_PREFIX_PATH always wins; otherwise ask python where torch is.
+if(_accord_py AND (NOT Torch_DIR OR Torch_DIR MATCHES "NOTFOUND"))
+  execute_process(COMMAND "${_accord_py}" -c "import torch,sys;sys.stdout.write(torch.utils.cmake_prefix_path)"
+                  OUTPUT_VARIABLE _accord_tp RESULT_VARIABLE _accord_rc ERROR_QUIET TIMEOUT 60)
+  if(_accord_rc EQUAL 0 AND IS_DIRECTORY "${_accord_tp}")
+    list(PREPEND CMAKE_PREFIX_PATH "${_accord_tp}")
+    # A CUDA wheel's config enables the CUDA language; do not let it guess an arch with no GPU.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    if(NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+      set(ENV{TORCH_CUDA_ARCH_LIST} "9.0")
+    endif()
+  endif()
+endif()
+
+find_package(Torch CONFIG QUIET)
+if(NOT Torch_FOUND AND NOT TORCH_FOUND)
+  message(STATUS "LibTorch not found (Torch_DIR=${Torch_DIR})")
+  return()
+endif()
+set(ACCORD_HAVE_TORCH ON)
+message(STATUS "LibTorch: ${Torch_DIR} (${Torch_VERSION}); flags: ${TORCH_CXX_FLAGS}")
+if(TORCH_CXX_FLAGS MATCHES "_GLIBCXX_USE_CXX11_ABI=0")
+  message(WARNING "LibTorch uses the pre-C++11 std::string ABI; accord's json/gtest use the new one")
+endif()
+
+# Gloo: ProcessGroupGloo.hpp includes <gloo/...>, which Debian ships as libgloo-dev and wheels may not.
+find_path(ACCORD_GLOO_INCLUDE_DIR gloo/config.h HINTS ${TORCH_INCLUDE_DIRS})
+find_path(ACCORD_C10D_INCLUDE_DIR torch/csrc/distributed/c10d/ProcessGroupGloo.hpp HINTS ${TORCH_INCLUDE_DIRS})
+if(ACCORD_GLOO_INCLUDE_DIR AND ACCORD_C10D_INCLUDE_DIR)
+  set(ACCORD_LIVE_HAVE_GLOO ON)
+  list(APPEND ACCORD_LIVE_EXTRA_INCLUDES "${ACCORD_GLOO_INCLUDE_DIR}")
+else()
+  message(STATUS "conformance_live: no gloo headers; the gloo backend is left out")
+endif()
+
+# NCCL through c10d: needs a CUDA LibTorch, ProcessGroupNCCL.hpp and a nccl.h (torch's own first).
+if(ACCORD_WITH_CUDA AND NOT ACCORD_LIVE_NCCL STREQUAL "OFF" AND (TARGET torch_cuda OR TARGET c10_cuda))
+  set(_accord_nccl_hints "")
+  if(_accord_py)
+    execute_process(COMMAND "${_accord_py}" -c "import nvidia.nccl,sys;sys.stdout.write(list(nvidia.nccl.__path__)[0])"
+                    OUTPUT_VARIABLE _accord_nv RESULT_VARIABLE _accord_rc ERROR_QUIET TIMEOUT 60)
+    if(_accord_rc EQUAL 0 AND IS_DIRECTORY "${_accord_nv}/include")
+      list(APPEND _accord_nccl_hints "${_accord_nv}/include")
+    endif()
+  endif()
+  find_package(CUDAToolkit QUIET)
+  find_path(ACCORD_NCCL_INCLUDE_DIR nccl.h HINTS ${_accord_nccl_hints} ${CUDAToolkit_INCLUDE_DIRS} ENV NCCL_HOME
+            PATH_SUFFIXES include)
+  find_path(ACCORD_PG_NCCL_DIR torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp HINTS ${TORCH_INCLUDE_DIRS})
+  if(ACCORD_NCCL_INCLUDE_DIR AND ACCORD_PG_NCCL_DIR)
+    set(ACCORD_LIVE_HAVE_NCCL ON)
+    list(APPEND ACCORD_LIVE_EXTRA_INCLUDES "${ACCORD_NCCL_INCLUDE_DIR}" ${CUDAToolkit_INCLUDE_DIRS})
+  endif()
+endif()
+if(ACCORD_LIVE_NCCL STREQUAL "ON" AND NOT ACCORD_LIVE_HAVE_NCCL)
+  message(FATAL_ERROR "ACCORD_LIVE_NCCL=ON, but no CUDA LibTorch with ProcessGroupNCCL.hpp and nccl.h was found")
+endif()
+message(STATUS "conformance_live: gloo=${ACCORD_LIVE_HAVE_GLOO} c10d-nccl=${ACCORD_LIVE_HAVE_NCCL}")

@@ -1,0 +1,53 @@
+// diagnostic.h: diagnostics as data (a code plus fields); text is rendered only at the edge.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace accord::reference {
+
+/// Every diagnostic code, generated from tables/diagnostics.def.
+enum class DiagCode {
+#define ACCORD_DIAG(Name, Wire, Sev, Kind, Tmpl) k##Name,
+#include "../../../tables/diagnostics.def"
+};
+
+enum class Severity { kError, kWarning, kDeprecation, kInfo };
+/// Value: the flag is malformed or unknown. State: the flag is valid but flags/env/hardware forbid it.
+enum class DiagKind { kValue, kState, kNote };
+
+/// One field of a diagnostic: a flag or quantity name and its value as Python would print it.
+struct Field {
+  std::string key;
+  std::string value;
+  bool operator==(const Field& o) const { return key == o.key && value == o.value; }
+};
+
+/// A diagnostic: a stable code and its fields. Messages come only from render().
+struct Diagnostic {
+  DiagCode code;
+  std::vector<Field> fields;
+  bool operator==(const Diagnostic& o) const { return code == o.code && fields == o.fields; }
+  /// The value of field `key`, or nullopt.
+  std::optional<std::string> field(const std::string& key) const;
+};
+
+/// Wire id (`err_flag_conflict`).
+const char* wire_id(DiagCode c);
+Severity severity(DiagCode c);
+DiagKind diag_kind(DiagCode c);
+const char* severity_name(Severity s);
+/// The message template of the code.
+const char* message_template(DiagCode c);
+/// Looks a wire id up; nullopt when unknown.
+std::optional<DiagCode> diag_from_wire(const std::string& wire);
+/// Number of codes in the catalogue.
+int diag_count();
+/// The message: the template with every {field} replaced.
+std::string render(const Diagnostic& d);
+std::ostream& operator<<(std::ostream& os, const Diagnostic& d);
+
+}  // namespace accord::reference

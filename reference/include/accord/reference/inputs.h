@@ -1,0 +1,54 @@
+// inputs.h: the typed input model of the connector: user flags, environment, hardware facts, profile.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "accord/reference/value.h"
+
+namespace accord::reference {
+
+/// The behaviour being modelled. Passed in as a value; version differences live in table columns
+/// and profile-keyed rule lists, never in scattered checks.
+enum class Profile {
+  kSpec,         ///< 1.6.5 with every follow-up item of the seed resolved (default).
+  kLightning16,  ///< Lightning 1.6.5 as it is, quirks included.
+};
+
+/// The Trainer keyword arguments the connector reads, exactly as the user wrote them.
+/// An absent value means "not passed" (the Trainer default applies).
+struct UserFlags {
+  PyValue accelerator, strategy, devices, num_nodes, precision, amp_backend, amp_level, plugins,
+      sync_batchnorm, deterministic, benchmark, gpus, tpu_cores, ipus, num_processes, auto_select_gpus;
+};
+
+/// Hardware and installation facts (what Lightning's own tests mock).
+struct HardwareFacts {
+  int cuda_devices = 0;
+  bool mps = false;
+  bool tpu = false;
+  bool ipu = false;
+  bool hpu = false;
+  bool fork = true;                ///< the platform supports the fork start method
+  bool torch_distributed = true;   ///< torch.distributed is available (D9)
+  bool cudnn_benchmark = false;    ///< process-wide cudnn.benchmark before the connector runs (D8)
+  std::set<std::string> packages;  ///< installed optional packages (deepspeed, fairscale, horovod, apex, bagua)
+  std::set<int> gpu_busy;          ///< GPU ids auto_select_gpus finds unusable
+  bool has_package(const std::string& p) const { return packages.count(p) > 0; }
+};
+
+/// One resolution request: flags, environment variables, hardware, interactive session.
+struct Case {
+  UserFlags flags;
+  std::map<std::string, std::string> env;
+  HardwareFacts hardware;
+  bool interactive = false;
+};
+
+/// Wire name of a profile ("spec", "lightning-1.6").
+const char* profile_name(Profile p);
+/// Parses a wire name; false when unknown.
+bool parse_profile(const std::string& name, Profile* out);
+
+}  // namespace accord::reference

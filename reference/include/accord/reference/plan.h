@@ -1,0 +1,81 @@
+// plan.h: the output model: a resolved plan or exactly one error, plus notes and the rule trace.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "accord/reference/diagnostic.h"
+#include "accord/reference/rules.h"
+#include "accord/reference/value.h"
+
+namespace accord::reference {
+
+/// Cluster environment with the ranks it reports after the strategy set them. nullopt = not readable.
+struct ClusterEnvPlan {
+  std::string cls;
+  bool creates_processes_externally = false;
+  std::optional<long long> world_size, global_rank, local_rank, node_rank;
+};
+
+struct StrategyPlan {
+  std::string name;    ///< the class's strategy_name (or the registered name it came from)
+  std::string cls;
+  std::string family;  ///< strategy_name of the class
+  std::vector<std::pair<std::string, std::string>> params;  ///< key -> JSON literal
+  std::string root_device;
+};
+
+struct LauncherPlan {
+  std::string kind;          ///< "" = no launcher
+  std::string start_method;  ///< "" = n/a
+  bool interactive_compatible = true;
+};
+
+struct PrecisionPlan {
+  std::string value;  ///< "16", "bf16", "32", "64", "16-true", "bf16-true", or the raw repr
+  std::string plugin;
+  std::string amp_backend;  ///< "" = None
+  std::string amp_level;    ///< "" = None
+  std::string device;       ///< "" = n/a
+};
+
+/// The final torch state the plan asks for (assuming torch's defaults before the connector).
+struct DeterminismPlan {
+  bool use_deterministic_algorithms = false;
+  bool warn_only = false;
+  bool cudnn_benchmark = false;
+  bool cudnn_deterministic = false;
+  std::map<std::string, std::string> env;
+};
+
+struct Plan {
+  std::string accelerator;
+  std::string accelerator_class;
+  PyValue devices;  ///< parsed devices
+  std::vector<std::string> parallel_devices;
+  long long num_nodes = 1;
+  long long num_processes = 1;
+  ClusterEnvPlan cluster_environment;
+  StrategyPlan strategy;
+  LauncherPlan launcher;
+  PrecisionPlan precision;
+  std::string checkpoint_io;
+  std::string layer_sync;  ///< "" = None
+  bool is_distributed = false;
+  DeterminismPlan determinism;
+};
+
+/// The result of resolve(): a plan or one error; notes (warnings, deprecations, infos); the trace.
+struct Outcome {
+  std::variant<Plan, Diagnostic> result;
+  std::vector<Diagnostic> notes;
+  std::vector<RuleId> trace;
+  bool ok() const { return result.index() == 0; }
+  const Plan& plan() const { return std::get<Plan>(result); }
+  const Diagnostic& error() const { return std::get<Diagnostic>(result); }
+};
+
+}  // namespace accord::reference

@@ -1,0 +1,95 @@
+// registry.h: typed views of the rule tables (accelerators, strategies, launchers, plugins, envs).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace accord::reference {
+
+enum class DeviceParser { kCpu, kGpu, kHpu, kIpu, kTpu };
+enum class StrategyGroup { kAny, kTpu, kHpu };
+enum class AmpGroup { kPlain, kSharded, kFullySharded, kDeepSpeed };
+enum class InteractiveRule { kAlways, kNever, kForkOnly };
+enum class ExternalRule { kAlways, kIfLocalRank };
+enum class ClassKind { kAccelerator, kStrategy, kPrecisionPlugin, kClusterEnvironment, kCheckpointIO, kLayerSync };
+
+enum class AcceleratorId {
+  kNone = -1,
+#define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive) k##Id,
+#include "../../../tables/accelerators.def"
+};
+enum class StrategyClass {
+#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt) k##Id,
+#include "../../../tables/strategy_classes.def"
+};
+enum class StrategyId {
+#define ACCORD_STRATEGY(Id, Name, Class, Params) k##Id,
+#include "../../../tables/strategies.def"
+};
+enum class LauncherKind {
+#define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive) k##Id,
+#include "../../../tables/launchers.def"
+};
+enum class PrecisionPluginId {
+#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default) k##Id,
+#include "../../../tables/precision_plugins.def"
+};
+enum class ClusterEnvId {
+#define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node) k##Id,
+#include "../../../tables/cluster_envs.def"
+};
+
+struct AcceleratorRow {
+  AcceleratorId id; const char* name; const char* cls; const char* device_type; int auto_count;
+  DeviceParser parser; StrategyGroup exclusive;
+};
+struct StrategyClassRow {
+  StrategyClass id; const char* cls; const char* name; LauncherKind launcher; bool parallel; bool world_ranks;
+  bool distributed; StrategyGroup group; AmpGroup amp; bool needs_gpu; const char* package;
+  AcceleratorId hardware; const char* checkpoint_io;
+};
+struct StrategyRow { StrategyId id; const char* name; StrategyClass cls; const char* params; };
+struct LauncherRow { LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive; };
+struct PrecisionPluginRow {
+  PrecisionPluginId id; const char* cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
+};
+struct ClusterEnvRow {
+  ClusterEnvId id; const char* cls; ExternalRule external; bool settable;
+  const char* world; const char* global; const char* local; const char* node;
+};
+
+const std::vector<AcceleratorRow>& accelerators();
+const std::vector<StrategyClassRow>& strategy_classes();
+const std::vector<StrategyRow>& strategies();
+const std::vector<LauncherRow>& launchers();
+const std::vector<PrecisionPluginRow>& precision_plugins();
+const std::vector<ClusterEnvRow>& cluster_envs();
+
+const AcceleratorRow& row(AcceleratorId id);
+const StrategyClassRow& row(StrategyClass id);
+const StrategyRow& row(StrategyId id);
+const LauncherRow& row(LauncherKind id);
+const PrecisionPluginRow& row(PrecisionPluginId id);
+const ClusterEnvRow& row(ClusterEnvId id);
+
+/// Registered accelerator by exact name.
+std::optional<AcceleratorId> accelerator_by_name(const std::string& name);
+/// Registered strategy by exact (already lower-cased) name.
+std::optional<StrategyId> strategy_by_name(const std::string& name);
+
+/// What a class name denotes when written as an instance.
+struct ClassInfo {
+  ClassKind kind;
+  int id = -1;          ///< the row id in the kind's table (-1 for checkpoint io / layer sync)
+  bool native = true;   ///< layer sync: the built-in NativeSyncBatchNorm
+};
+/// Looks a class name up over every table (exact case); nullopt for unknown classes.
+std::optional<ClassInfo> class_by_name(const std::string& cls);
+/// Every known class name, sorted.
+std::vector<std::string> class_names();
+
+/// Splits a `|`-separated table cell.
+std::vector<std::string> split_cell(const std::string& cell, char sep = '|');
+
+}  // namespace accord::reference

@@ -1,0 +1,111 @@
+// context.h: the working state shared by the stages of one resolution (internal).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accord/reference/inputs.h"
+#include "accord/reference/plan.h"
+#include "accord/reference/registry.h"
+
+namespace accord::reference::detail {
+
+/// Profile-dependent behaviour, one member per row of tables/policies.def.
+struct Policy {
+#define ACCORD_POLICY(Name, L16, Spec, Source) bool Name;
+#include "../tables/policies.def"
+};
+const Policy& policy_for(Profile p);
+
+/// The accelerator flag after intake: unset, "auto", a registered name, or an instance of a class.
+struct AcceleratorFlag {
+  enum class Kind { kUnset, kAuto, kName, kInstance };
+  Kind kind = Kind::kUnset;
+  AcceleratorId id = AcceleratorId::kNone;
+  /// Python repr of the flag as Lightning holds it (`'gpu'`, `'auto'`, `None`, `GPUAccelerator()`).
+  std::string repr() const;
+  /// True when the flag is the string `name` (Lightning's `flag == "gpu"` comparisons).
+  bool is_name(AcceleratorId a) const { return kind == Kind::kName && id == a; }
+};
+
+/// The state every stage reads and writes. Stages return false after fail().
+struct Ctx {
+  Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy_for(p)) {}
+  const Case& in;
+  Profile profile;
+  const Policy& pol;
+  std::vector<Diagnostic> notes;
+  std::vector<RuleId> trace;
+  std::optional<Diagnostic> error;
+
+  // stage 1: final flags
+  std::vector<PyValue> plugins;
+  PyValue strategy_flag;  ///< lower-cased string, instance, or another value; absent = None
+  AcceleratorFlag accel;
+  PyValue precision;      ///< None when absent in 1.6 is 32; spec normalises spellings
+  std::string amp_type;   ///< "native", "apex", "" (None)
+  PyValue amp_level;
+  std::optional<PyValue> precision_plugin, checkpoint_io, cluster_env;
+  std::string layer_sync;  ///< class name, "" = none
+  std::vector<std::string> strategy_parallel_devices;
+  PyValue devices_flag;
+  long long num_nodes = 1;
+  const char* legacy_source = nullptr;  ///< the legacy flag that set the devices, if any
+
+  // stage 2: selection
+  AcceleratorId accelerator = AcceleratorId::kNone;
+  bool accelerator_is_instance = false;
+  PyValue parsed_devices;
+  std::vector<std::string> parallel_devices;
+  std::optional<ClusterEnvId> env;
+  std::optional<StrategyClass> strategy_cls;
+  std::string strategy_name;  ///< registered name or class strategy_name
+  std::vector<std::pair<std::string, std::string>> strategy_params;
+  bool strategy_is_instance = false;
+  std::string root_device;
+  PrecisionPlan precision_plan;
+
+  // helpers
+  void fire(RuleId r) { trace.push_back(r); }
+  void note(DiagCode c, std::vector<Field> f = {}) { notes.push_back({c, std::move(f)}); }
+  bool fail(DiagCode c, std::vector<Field> f = {}) {
+    error = Diagnostic{c, std::move(f)};
+    return false;
+  }
+  /// The env variable, or nullptr.
+  const std::string* env_var(const std::string& k) const {
+    auto it = in.env.find(k);
+    return it == in.env.end() ? nullptr : &it->second;
+  }
+  /// Whether the accelerator (flag or instance, per policy) is `a`.
+  bool accel_is(AcceleratorId a) const;
+};
+
+/// `Trainer(flag=value)` field helpers.
+inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
+inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }
+
+/// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
+struct SlurmVerdict { bool managing = false; std::string reason; };
+/// PL 1.6.5 _is_slurm_managing_tasks; false after fail() on an unreadable SLURM_NTASKS.
+bool slurm_verdict(Ctx& c, SlurmVerdict& v);
+bool detect_torchelastic(const Ctx& c);
+bool detect_kubeflow(const Ctx& c);
+/// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.
+std::string group_allowed(StrategyGroup g);
+
+// Stage entry points, in the order resolve() calls them.
+bool validate_flags(Ctx& c);          // stages/validate_flags.cc
+bool validate_amp(Ctx& c);            // stages/validate_flags.cc
+bool validate_plugins(Ctx& c);        // stages/validate_plugins.cc
+bool validate_devices(Ctx& c);        // stages/validate_devices.cc
+bool select_accelerator(Ctx& c);      // stages/select_accelerator.cc
+bool select_cluster_env(Ctx& c);      // stages/select_cluster_env.cc
+bool select_strategy(Ctx& c);         // stages/select_strategy.cc
+bool select_precision(Ctx& c);        // stages/select_precision.cc
+bool realize(Ctx& c, Plan& plan);     // stages/realize.cc
+bool check_determinism_flags(Ctx& c);        // stages/determinism.cc
+void realize_determinism(Ctx& c, Plan& plan);  // stages/determinism.cc
+
+}  // namespace accord::reference::detail

@@ -1,0 +1,70 @@
+// diagnostic.cc: the diagnostics catalogue as data, and rendering of messages from templates.
+#include "accord/reference/diagnostic.h"
+
+#include <vector>
+
+namespace accord::reference {
+namespace {
+struct DiagRow { DiagCode code; const char* wire; Severity sev; DiagKind kind; const char* tmpl; };
+const std::vector<DiagRow>& diag_rows() {
+  static const std::vector<DiagRow> rows = {
+#define ACCORD_DIAG(Name, Wire, Sev, Kind, Tmpl) {DiagCode::k##Name, Wire, Severity::k##Sev, DiagKind::k##Kind, Tmpl},
+#include "../tables/diagnostics.def"
+  };
+  return rows;
+}
+const DiagRow& drow(DiagCode c) { return diag_rows().at(static_cast<size_t>(c)); }
+}  // namespace
+
+const char* wire_id(DiagCode c) { return drow(c).wire; }
+Severity severity(DiagCode c) { return drow(c).sev; }
+DiagKind diag_kind(DiagCode c) { return drow(c).kind; }
+const char* message_template(DiagCode c) { return drow(c).tmpl; }
+int diag_count() { return static_cast<int>(diag_rows().size()); }
+
+const char* severity_name(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kDeprecation: return "deprecation";
+    case Severity::kInfo: return "info";
+  }
+  return "error";  // LCOV_EXCL_LINE unreachable: every severity returns above
+}
+
+std::optional<DiagCode> diag_from_wire(const std::string& wire) {
+  for (const auto& r : diag_rows())
+    if (wire == r.wire) return r.code;
+  return std::nullopt;
+}
+
+std::optional<std::string> Diagnostic::field(const std::string& key) const {
+  for (const auto& f : fields)
+    if (f.key == key) return f.value;
+  return std::nullopt;
+}
+
+std::string render(const Diagnostic& d) {
+  std::string t = message_template(d.code), out;
+  for (size_t k = 0; k < t.size(); ++k) {
+    if (t[k] == '{') {
+      auto end = t.find('}', k);
+      if (end != std::string::npos) {
+        auto v = d.field(t.substr(k + 1, end - k - 1));
+        out += v ? *v : "<?>";
+        k = end;
+        continue;
+      }
+    }
+    out += t[k];
+  }
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& os, const Diagnostic& d) {
+  os << wire_id(d.code) << "{";
+  for (size_t k = 0; k < d.fields.size(); ++k) os << (k ? ", " : "") << d.fields[k].key << "=" << d.fields[k].value;
+  return os << "}";
+}
+
+}  // namespace accord::reference

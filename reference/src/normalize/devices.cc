@@ -1,0 +1,178 @@
+// devices.cc: Lightning 1.6.5 device parsers (A4): CPU, GPU, TPU, HPU, IPU.
+#include "devices.h"
+
+#include <set>
+
+namespace accord::reference::detail {
+namespace {
+
+ParsedDevices fail(DiagCode code, const std::string& flag, const PyValue& v, std::vector<Field> extra = {}) {
+  ParsedDevices r;
+  std::vector<Field> f = {{"flag", flag}, {"value", repr(v)}};
+  f.insert(f.end(), extra.begin(), extra.end());
+  r.error = Diagnostic{code, f};
+  return r;
+}
+
+ParsedDevices too_many(const std::string& flag, const PyValue& v) {
+  return fail(DiagCode::kValueOutOfRange, flag, v, {{"expected", "at most 1000000 devices"}});
+}
+
+// device_parser._check_data_type: None, int (not bool), str, list.
+bool device_type_ok(const PyValue& v) {
+  return v.is_none() || v.kind == PyValue::Kind::kInt || v.kind == PyValue::Kind::kBigInt ||
+         v.kind == PyValue::Kind::kStr || v.kind == PyValue::Kind::kList;
+}
+
+/// `[int(x.strip()) for x in s.split(",") if len(x) > 0]`; nullopt = ValueError.
+std::optional<std::vector<PyValue>> comma_ints(const std::string& s) {
+  std::vector<PyValue> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    auto pos = s.find(',', start);
+    std::string piece = s.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
+    if (!piece.empty()) {
+      auto n = py_int_from_str(piece);
+      if (!n) return std::nullopt;
+      out.push_back(PyValue::integer(*n));
+    }
+    if (pos == std::string::npos) break;
+    start = pos + 1;
+  }
+  return out;
+}
+
+PyValue range_list(long long n) {
+  std::vector<PyValue> l;
+  for (long long k = 0; k < n; ++k) l.push_back(PyValue::integer(k));
+  return PyValue::make_list(l);
+}
+
+}  // namespace
+
+// device_parser.parse_cpu_cores (E26).
+ParsedDevices parse_cpu(const PyValue& v, const std::string& flag) {
+  PyValue n = v;
+  if (v.is_str() && !py_strip(v.str).empty() && py_strip(v.str).find_first_not_of("0123456789") == std::string::npos) {
+    auto x = py_int_from_str(v.str);
+    if (!x) return too_many(flag, v);
+    n = PyValue::integer(*x);
+  }
+  if (n.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
+  if (!n.is_int_like() || n.as_int() <= 0) return fail(DiagCode::kCpuDevicesInvalid, flag, v);
+  if (n.as_int() > kMaxDevices) return too_many(flag, v);
+  ParsedDevices r;
+  r.parsed = n;
+  r.parallel.assign(static_cast<size_t>(n.as_int()), "cpu");
+  return r;
+}
+
+// device_parser.parse_gpu_ids (E1-E4) and GPUAccelerator.get_parallel_devices.
+ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFacts& facts) {
+  if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
+  if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
+  std::string s = py_strip(py_str(v));
+  if (v.is_none() || (v.kind == PyValue::Kind::kInt && v.i == 0) || s == "0" || s == "[]") {
+    ParsedDevices r;
+    r.parsed = PyValue::none();
+    r.no_gpus = true;
+    return r;
+  }
+  PyValue g = v;
+  if (v.is_str()) {
+    if (v.str == "-1") {
+      g = PyValue::integer(-1);
+    } else if (v.str.find(',') != std::string::npos) {
+      auto l = comma_ints(v.str);
+      if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
+      g = PyValue::make_list(*l);
+    } else {
+      auto n = py_int_from_str(v.str);
+      if (!n) return fail(DiagCode::kDevicesNotInt, flag, v);
+      g = PyValue::integer(*n);
+    }
+  }
+  std::vector<PyValue> ids;
+  if (g.kind == PyValue::Kind::kList) {
+    ids = g.list;
+  } else if (g.i == -1) {
+    ids = range_list(facts.cuda_devices).list;
+  } else if (g.i != 0) {
+    if (g.i > kMaxDevices) return too_many(flag, v);
+    ids = range_list(g.i).list;
+  }
+  if (ids.empty()) return fail(DiagCode::kGpusNoneAvailable, flag, v);
+  ParsedDevices r;
+  r.parsed = PyValue::make_list(ids);
+  bool te_exception = facts.torchelastic && ids.size() != 1 && facts.cuda_devices == 1;
+  if (!te_exception) {
+    std::set<std::string> seen;
+    for (const auto& id : ids)
+      if (!seen.insert(repr(id)).second) return fail(DiagCode::kGpuIdsNotUnique, flag, v);
+    for (const auto& id : ids)
+      if (!id.is_int_like() || id.as_int() < 0 || id.as_int() >= facts.cuda_devices)
+        return fail(DiagCode::kGpuIdsUnavailable, flag, v,
+                    {{"requested", repr(r.parsed)}, {"available", repr(range_list(facts.cuda_devices))}});
+  }
+  for (const auto& id : ids) r.parallel.push_back("cuda:" + py_str(id));
+  return r;
+}
+
+// device_parser.parse_tpu_cores (E5) and TPUAccelerator.get_parallel_devices.
+ParsedDevices parse_tpu(const PyValue& v, const std::string& flag) {
+  if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
+  PyValue t = v;
+  if (v.is_str()) {
+    std::string s = py_strip(v.str);
+    if (s == "1" || s == "8") {
+      t = PyValue::integer(s == "1" ? 1 : 8);
+    } else {
+      auto l = comma_ints(s);
+      if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
+      t = PyValue::make_list(*l);
+    }
+  }
+  ParsedDevices r;
+  r.parsed = t;
+  if (t.kind == PyValue::Kind::kInt && (t.i == 1 || t.i == 8)) {
+    for (long long k = 0; k < t.i; ++k) r.parallel.push_back(std::to_string(k));
+    return r;
+  }
+  if (t.kind == PyValue::Kind::kList && t.list.size() == 1 && t.list[0].is_int_like() && t.list[0].as_int() >= 1 &&
+      t.list[0].as_int() <= 8) {
+    r.parallel.push_back(py_str(t.list[0]));
+    return r;
+  }
+  return fail(DiagCode::kTpuCoresInvalid, flag, v);
+}
+
+// device_parser.parse_hpus (E27) and HPUAccelerator.get_parallel_devices.
+ParsedDevices parse_hpu(const PyValue& v, const std::string& flag) {
+  PyValue n = v;
+  if (v.is_str()) {
+    auto x = py_int_from_str(v.str);
+    if (!x) return fail(DiagCode::kDevicesNotInt, flag, v);
+    n = PyValue::integer(*x);
+  } else if (v.kind == PyValue::Kind::kBigInt) {
+    return too_many(flag, v);
+  } else if (!v.is_none() && !v.is_int_like()) {
+    return fail(DiagCode::kHpuDevicesType, flag, v);
+  }
+  if (n.as_int() > kMaxDevices) return too_many(flag, v);
+  ParsedDevices r;
+  r.parsed = n;
+  for (long long k = 0; k < n.as_int(); ++k) r.parallel.push_back("hpu");
+  return r;
+}
+
+// IPUAccelerator.parse_devices (identity) and get_parallel_devices (range(devices)).
+ParsedDevices parse_ipu(const PyValue& v, const std::string& flag) {
+  if (v.kind == PyValue::Kind::kBigInt || (v.is_int_like() && v.as_int() > kMaxDevices)) return too_many(flag, v);
+  if (!v.is_int_like()) return fail(DiagCode::kDevicesType, flag, v);
+  ParsedDevices r;
+  r.parsed = v;
+  for (long long k = 0; k < v.as_int(); ++k) r.parallel.push_back(std::to_string(k));
+  return r;
+}
+
+}  // namespace accord::reference::detail

@@ -1,0 +1,34 @@
+// devices.h: Lightning 1.6.5's device parsers (device_parser.py) as pure functions over Python values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "accord/reference/diagnostic.h"
+#include "accord/reference/value.h"
+
+namespace accord::reference::detail {
+
+/// Largest device count or index the model materialises (Python would exhaust memory beyond it).
+constexpr long long kMaxDevices = 1000000;
+
+/// What a parser produced: parsed devices and the parallel device strings, or one diagnostic.
+struct ParsedDevices {
+  PyValue parsed;
+  std::vector<std::string> parallel;
+  bool no_gpus = false;  ///< the GPU parser's early "no GPUs" (None) result
+  std::optional<Diagnostic> error;
+};
+
+/// Facts the GPU parser reads.
+struct GpuFacts { int cuda_devices; bool torchelastic; };
+
+/// `flag` names the Trainer argument the value came from (devices or a legacy flag).
+ParsedDevices parse_cpu(const PyValue& v, const std::string& flag);
+ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFacts& facts);
+ParsedDevices parse_tpu(const PyValue& v, const std::string& flag);
+ParsedDevices parse_hpu(const PyValue& v, const std::string& flag);
+ParsedDevices parse_ipu(const PyValue& v, const std::string& flag);
+
+}  // namespace accord::reference::detail

@@ -1,0 +1,29 @@
+// resolve.cc: the single entry point; the stage order lives here and only here.
+#include "accord/reference/resolve.h"
+
+#include "context.h"
+
+namespace accord::reference {
+
+Outcome resolve(const Case& in, Profile profile) {
+  detail::Ctx c(in, profile);
+  Plan plan;
+  // Stage 1: check the flags and set final flags. Stage 2: choose accelerator, devices, cluster
+  // environment, strategy, precision. Stage 3: complete the strategy and apply determinism.
+  bool ok = detail::check_determinism_flags(c) && detail::validate_flags(c) && detail::validate_plugins(c) &&
+            detail::validate_amp(c) && detail::validate_devices(c) && detail::select_accelerator(c) &&
+            detail::select_cluster_env(c) && detail::select_strategy(c) && detail::select_precision(c) &&
+            detail::realize(c, plan);
+  Outcome out;
+  if (ok) {
+    detail::realize_determinism(c, plan);
+    out.result = std::move(plan);
+  } else {
+    out.result = *c.error;
+  }
+  out.notes = std::move(c.notes);
+  out.trace = std::move(c.trace);
+  return out;
+}
+
+}  // namespace accord::reference

@@ -1,0 +1,122 @@
+// realize.cc: stage 3: lazy strategy completion (checkpoint io, cluster env, devices, layer sync,
+// world ranks, launcher), the interactive check, the late TPU/HPU check, and the plan itself.
+#include "../context.h"
+
+namespace accord::reference::detail {
+namespace {
+
+/// Reads one rank variable of a cluster environment row cell (`A|B?`). Strict reads fail on a missing
+/// variable (Python KeyError); optional names (`?`) default to 0.
+bool read_env_value(Ctx& c, const ClusterEnvRow& env, const char* cell, bool strict, std::optional<long long>& out) {
+  std::string s = cell;
+  if (s.empty()) return true;
+  bool all_optional = true;
+  for (auto name : split_cell(s)) {
+    bool optional = !name.empty() && name.back() == '?';
+    if (optional) name.pop_back();
+    all_optional = all_optional && optional;
+    if (const std::string* v = c.env_var(name)) {
+      auto n = py_int_from_str(*v);
+      if (!n) {
+        if (!strict) return true;
+        return c.fail(DiagCode::kEnvInvalid, {fld("variable", name), fld("value", *v)});
+      }
+      out = *n;
+      return true;
+    }
+  }
+  if (all_optional) { out = 0; return true; }
+  if (!strict) return true;
+  std::string first = split_cell(s)[0];
+  return c.fail(DiagCode::kEnvMissing, {fld("environment", env.cls), fld("variable", first)});
+}
+
+// Strategy.set_world_ranks and the cluster environment getters.
+bool world_ranks(Ctx& c, Plan& plan) {
+  const auto& env = row(*c.env);
+  const auto& cls = row(*c.strategy_cls);
+  auto& ce = plan.cluster_environment;
+  bool strict = cls.world_ranks;
+  c.fire(RuleId::kWorldRanks);
+  if (!read_env_value(c, env, env.local, strict, ce.local_rank) || !read_env_value(c, env, env.node, strict, ce.node_rank) ||
+      !read_env_value(c, env, env.world, strict, ce.world_size) || !read_env_value(c, env, env.global, strict, ce.global_rank))
+    return false;
+  if (env.id == ClusterEnvId::kKubeflow) ce.local_rank = 0;
+  if (env.settable) {
+    ce.world_size = 1;
+    ce.global_rank = 0;
+    if (strict) {
+      ce.global_rank = ce.node_rank.value_or(0) * plan.num_processes + ce.local_rank.value_or(0);
+      ce.world_size = plan.num_nodes * plan.num_processes;
+    }
+  }
+  return true;
+}
+
+bool launcher(Ctx& c, Plan& plan) {
+  const auto& cls = row(*c.strategy_cls);
+  LauncherKind kind = cls.launcher;
+  if (kind == LauncherKind::kSubprocessScript && plan.cluster_environment.creates_processes_externally) {
+    c.fire(RuleId::kLauncherExternal);
+    kind = LauncherKind::kNone;
+  }
+  c.fire(RuleId::kLauncher);
+  const auto& l = row(kind);
+  plan.launcher.kind = l.name;
+  plan.launcher.start_method = l.start_method;
+  bool cuda_root = plan.strategy.root_device.rfind("cuda", 0) == 0;
+  plan.launcher.interactive_compatible = l.interactive == InteractiveRule::kAlways ||
+                                         (l.interactive == InteractiveRule::kForkOnly && plan.launcher.start_method == "fork" && !cuda_root);
+  if (!c.in.interactive) return true;
+  c.fire(RuleId::kInteractive);
+  if (plan.launcher.interactive_compatible) return true;
+  std::string ok;
+  for (const auto& s : strategies()) {
+    const auto& sl = row(row(s.cls).launcher);
+    if (sl.interactive == InteractiveRule::kAlways) ok += (ok.empty() ? "" : ", ") + std::string(s.name);
+  }
+  return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", PyValue::string(cls.name)), fld("compatible", ok)});
+}
+
+bool exclusive_late(Ctx& c) {
+  StrategyGroup need = row(c.accelerator).exclusive;
+  if (c.pol.exclusive_strategy_check_early || need == StrategyGroup::kAny || row(*c.strategy_cls).group == need) return true;
+  c.fire(RuleId::kExclusiveLate);
+  return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_allowed(need)),
+                                                         fld("strategy_class", row(*c.strategy_cls).cls), fld("accelerator", c.accel.repr())});
+}
+
+}  // namespace
+
+bool realize(Ctx& c, Plan& plan) {
+  const auto& cls = row(*c.strategy_cls);
+  const auto& acc = row(c.accelerator);
+  plan.accelerator = acc.name;
+  plan.accelerator_class = acc.cls;
+  plan.devices = c.parsed_devices;
+  plan.num_nodes = c.num_nodes;
+  c.fire(RuleId::kCheckpointIO);
+  plan.checkpoint_io = c.checkpoint_io ? c.checkpoint_io->inst->cls : cls.checkpoint_io;
+  c.fire(RuleId::kParallelDevices);
+  plan.parallel_devices = c.parallel_devices;
+  plan.num_processes = cls.parallel ? static_cast<long long>(c.parallel_devices.size()) : 1;
+  plan.strategy = {c.strategy_name, cls.cls, cls.name, c.strategy_params, c.root_device};
+  if (cls.parallel && plan.strategy.root_device.empty() && !c.parallel_devices.empty())
+    plan.strategy.root_device = c.parallel_devices[0];
+  if (cls.parallel) {
+    c.fire(RuleId::kClusterEnv);
+    c.fire(RuleId::kLayerSync);
+    plan.layer_sync = c.layer_sync;
+  }
+  const auto& env = row(*c.env);
+  plan.cluster_environment.cls = env.cls;
+  plan.cluster_environment.creates_processes_externally =
+      env.external == ExternalRule::kAlways || c.env_var("LOCAL_RANK") != nullptr;
+  if (!world_ranks(c, plan) || !launcher(c, plan) || !exclusive_late(c)) return false;
+  c.fire(RuleId::kIsDistributed);
+  plan.is_distributed = cls.distributed;
+  plan.precision = c.precision_plan;
+  return true;
+}
+
+}  // namespace accord::reference::detail

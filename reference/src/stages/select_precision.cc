@@ -1,0 +1,134 @@
+// select_precision.cc: stage 2d: precision validation (A7.1) and plugin selection (A7.2).
+#include "../context.h"
+
+namespace accord::reference::detail {
+namespace {
+
+bool is16(const PyValue& p) { return py_eq_int(p, 16); }
+bool isbf16(const PyValue& p) { return py_eq_str(p, "bf16"); }
+
+PyValue amp_backend_shown(const Ctx& c) {
+  return c.in.flags.amp_backend.is_absent() ? PyValue::string("native") : c.in.flags.amp_backend;
+}
+
+// PL 1.6.5 _validate_precision_choice, in order (A7.1).
+bool validate(Ctx& c) {
+  const PyValue& p = c.precision;
+  if (c.accelerator == AcceleratorId::kTpu) {
+    if (py_eq_int(p, 64)) {
+      c.fire(RuleId::kTpuPrecision64);
+      return c.fail(DiagCode::kTpuPrecision64, {fld("accelerator", c.accel.repr()), fld("precision", p)});
+    }
+    if (c.precision_plugin) {
+      auto ci = class_by_name(c.precision_plugin->inst->cls);
+      if (!row(static_cast<PrecisionPluginId>(ci->id)).tpu_ok) {
+        c.fire(RuleId::kTpuPrecisionPlugin);
+        return c.fail(DiagCode::kTpuPrecisionPlugin, {fld("plugin", *c.precision_plugin)});
+      }
+    }
+  }
+  if (c.accelerator == AcceleratorId::kHpu && !(is16(p) || isbf16(p) || py_eq_int(p, 32))) {
+    c.fire(RuleId::kHpuPrecisionValues);
+    return c.fail(DiagCode::kHpuPrecision, {fld("precision", p), fld("owner", "HPUPrecisionPlugin"), fld("allowed", "(16, 32, 'bf16')")});
+  }
+  if (is16(p) && c.accelerator == AcceleratorId::kCpu && c.amp_type == "apex") {
+    c.fire(RuleId::kApexOnCpu);
+    return c.fail(DiagCode::kApexOnCpu, {fld("accelerator", c.accel.repr()), fld("precision", p), fld("amp_backend", amp_backend_shown(c))});
+  }
+  if (isbf16(p) && c.amp_type != "native") {
+    c.fire(RuleId::kBf16Native);
+    return c.fail(DiagCode::kBf16RequiresNative, {fld("amp_backend", amp_backend_shown(c)), fld("precision", p)});
+  }
+  auto amp = row(*c.strategy_cls).amp;
+  if (!c.pol.sharded_apex_owned_by_strategy && (is16(p) || isbf16(p)) && c.amp_type == "apex" &&
+      (amp == AmpGroup::kSharded || amp == AmpGroup::kFullySharded)) {
+    c.fire(RuleId::kShardedApex);
+    return c.fail(DiagCode::kShardedApex, {fld("strategy", PyValue::string(c.strategy_name)), fld("precision", p), fld("amp_backend", amp_backend_shown(c)),
+                                           fld("owner", row(*c.strategy_cls).cls), fld("allowed", "'native'")});
+  }
+  return true;
+}
+
+bool choose(Ctx& c, RuleId r, PrecisionPluginId id, const std::string& value) {
+  c.fire(r);
+  c.precision_plan.plugin = row(id).cls;
+  c.precision_plan.value = value;
+  return true;
+}
+
+bool needs_package(Ctx& c, PrecisionPluginId id) {
+  const char* pkg = row(id).package;
+  if (!*pkg || c.in.hardware.has_package(pkg)) return true;
+  return c.fail(DiagCode::kPackageMissing, {fld("component", row(id).cls), fld("package", pkg)});
+}
+
+// PL 1.6.5 _check_and_init_precision, 16 / bf16 mixed precision (A7.2 step 8).
+bool mixed(Ctx& c, const PyValue& p) {
+  bool bf = isbf16(p);
+  c.note(DiagCode::kAmpInfo, {fld("kind", bf ? "bfloat16" : "16bit " + c.amp_type)});
+  c.precision_plan.amp_backend = c.amp_type;
+  if (c.amp_type == "apex") {
+    c.precision_plan.amp_level = c.amp_level.is_none() ? "O2" : py_str(c.amp_level);
+    choose(c, RuleId::kAmpApex, PrecisionPluginId::kApexAmp, py_str(p));
+    return needs_package(c, PrecisionPluginId::kApexAmp);
+  }
+  c.precision_plan.device = c.accel_is(AcceleratorId::kCpu) ? "cpu" : "cuda";
+  switch (row(*c.strategy_cls).amp) {
+    case AmpGroup::kSharded:
+      choose(c, RuleId::kAmpSharded, PrecisionPluginId::kShardedNativeAmp, py_str(p));
+      return needs_package(c, PrecisionPluginId::kShardedNativeAmp);
+    case AmpGroup::kFullySharded:
+      choose(c, RuleId::kAmpFullySharded, PrecisionPluginId::kFullyShardedNativeAmp, py_str(p));
+      return needs_package(c, PrecisionPluginId::kFullyShardedNativeAmp);
+    case AmpGroup::kPlain:
+    case AmpGroup::kDeepSpeed: break;
+  }
+  return choose(c, RuleId::kAmpNative, PrecisionPluginId::kNativeAmp, py_str(p));
+}
+
+// PL 1.6.5 _check_and_init_precision, first match wins (A7.2).
+bool select(Ctx& c) {
+  PyValue p = c.precision;
+  if (c.precision_plugin) {
+    auto id = static_cast<PrecisionPluginId>(class_by_name(c.precision_plugin->inst->cls)->id);
+    const PyValue& v = c.precision_plugin->inst->arg("precision");
+    return choose(c, RuleId::kPluginGiven, id, v.is_none() ? row(id).default_precision : py_str(v));
+  }
+  if (c.accelerator == AcceleratorId::kIpu) {
+    c.fire(RuleId::kIpu);
+    if (!is16(p) && !py_eq_int(p, 32))
+      return c.fail(DiagCode::kIpuPrecision, {fld("precision", p), fld("owner", "IPUPrecisionPlugin"), fld("allowed", "(16, 32)")});
+    return choose(c, RuleId::kIpu, PrecisionPluginId::kIpu, py_str(p));
+  }
+  if (c.accelerator == AcceleratorId::kHpu) return choose(c, RuleId::kHpu, PrecisionPluginId::kHpu, py_str(p));
+  if (c.accelerator == AcceleratorId::kTpu) {
+    if (py_eq_int(p, 32)) return choose(c, RuleId::kTpu32, PrecisionPluginId::kTpu, "32");
+    if (is16(p)) {
+      c.note(DiagCode::kTpuPrecision16);
+      return choose(c, RuleId::kTpu16, PrecisionPluginId::kTpuBf16, "bf16");
+    }
+    if (isbf16(p)) return choose(c, RuleId::kTpuBf16, PrecisionPluginId::kTpuBf16, "bf16");
+  }
+  if (row(*c.strategy_cls).amp == AmpGroup::kDeepSpeed) {
+    c.precision_plan.amp_backend = c.amp_type;
+    c.precision_plan.amp_level = c.amp_level.is_none() ? "" : py_str(c.amp_level);
+    return choose(c, RuleId::kDeepSpeed, PrecisionPluginId::kDeepSpeed, py_str(p));
+  }
+  if (py_eq_int(p, 32)) return choose(c, RuleId::kFull32, PrecisionPluginId::kPlain, "32");
+  if (py_eq_int(p, 64)) return choose(c, RuleId::kDouble64, PrecisionPluginId::kDouble, "64");
+  if (py_eq_str(p, "16-true") || py_eq_str(p, "bf16-true")) return choose(c, RuleId::kTrueHalf, PrecisionPluginId::kHalf, p.str);
+  if (is16(p) && c.accel_is(AcceleratorId::kCpu)) {
+    c.fire(RuleId::kCpu16ToBf16);
+    c.note(DiagCode::kCpuPrecision16);
+    p = PyValue::string("bf16");
+  }
+  if ((is16(p) || isbf16(p)) && !c.amp_type.empty()) return mixed(c, p);
+  c.fire(RuleId::kPrecisionUnset);
+  return c.fail(DiagCode::kPrecisionUnset, {fld("precision", c.precision)});
+}
+
+}  // namespace
+
+bool select_precision(Ctx& c) { return validate(c) && select(c); }
+
+}  // namespace accord::reference::detail

@@ -1,0 +1,128 @@
+// validate_devices.cc: stage 1c: num_nodes, devices 0/[]/"0", legacy device flags, devices="auto".
+#include "../context.h"
+
+namespace accord::reference::detail {
+namespace {
+
+constexpr long long kMaxNodes = 1LL << 31;
+
+bool intake_num_nodes(Ctx& c) {
+  const PyValue& n = c.in.flags.num_nodes;
+  c.fire(RuleId::kNumNodes);
+  auto bad = [&] { return c.fail(DiagCode::kNumNodesInvalid, {fld("num_nodes", n)}); };
+  if (n.is_none()) { c.num_nodes = 1; return true; }
+  if (c.pol.num_nodes_positive) {
+    c.fire(RuleId::kNumNodesPositive);
+    if (n.kind != PyValue::Kind::kInt || n.i < 1) return bad();
+  }
+  switch (n.kind) {
+    case PyValue::Kind::kBool:
+    case PyValue::Kind::kInt: c.num_nodes = n.as_int(); break;
+    case PyValue::Kind::kFloat:
+      if (!(n.f > -9e18 && n.f < 9e18)) return bad();
+      c.num_nodes = static_cast<long long>(n.f);
+      break;
+    case PyValue::Kind::kStr: {
+      auto v = py_int_from_str(n.str);
+      if (!v) return bad();
+      c.num_nodes = *v;
+      break;
+    }
+    case PyValue::Kind::kBigInt:
+    case PyValue::Kind::kList:
+    case PyValue::Kind::kInstance:
+    case PyValue::Kind::kAbsent:
+    case PyValue::Kind::kNone: return bad();
+  }
+  if (c.num_nodes >= kMaxNodes || c.num_nodes <= -kMaxNodes)
+    return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "|num_nodes| < 2**31")});
+  return true;
+}
+
+bool is_zero_request(const PyValue& v) {
+  return py_eq(v, PyValue::make_list({})) || py_eq_int(v, 0) || py_eq_str(v, "0");
+}
+
+/// The accelerator flag as E51 prints it: the string as given, None, or the instance's class name.
+std::string accel_plain(const AcceleratorFlag& a) {
+  switch (a.kind) {
+    case AcceleratorFlag::Kind::kUnset: return "None";
+    case AcceleratorFlag::Kind::kAuto: return "auto";
+    case AcceleratorFlag::Kind::kName: return row(a.id).name;
+    case AcceleratorFlag::Kind::kInstance: return row(a.id).cls;
+  }
+  return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above
+}
+
+struct Legacy { const char* name; const PyValue* value; AcceleratorId acc; };
+
+// PL 1.6.5 _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag (A4.6).
+bool map_legacy(Ctx& c) {
+  const auto& f = c.in.flags;
+  const Legacy legacy[] = {{"num_processes", &f.num_processes, AcceleratorId::kCpu},
+                           {"gpus", &f.gpus, AcceleratorId::kGpu},
+                           {"ipus", &f.ipus, AcceleratorId::kIpu},
+                           {"tpu_cores", &f.tpu_cores, AcceleratorId::kTpu}};
+  const Legacy* first = nullptr;
+  std::vector<const Legacy*> given;
+  for (const auto& l : legacy) {
+    if (!first && l.value->truthy()) first = &l;
+    if (!l.value->is_none()) given.push_back(&l);
+  }
+  if (!first || is_zero_request(*first->value)) return true;
+  c.fire(RuleId::kLegacyDevices);
+  const PyValue& dev = f.devices;
+  if (c.pol.same_setting_twice_error) {
+    const Legacy* other = nullptr;
+    for (auto* g : given) if (g != first) other = g;
+    if (!dev.is_none() || other) {
+      c.fire(RuleId::kLegacyConflict);
+      std::string second = other ? std::string(other->name) + "=" + repr(*other->value) : "devices=" + repr(dev);
+      return c.fail(DiagCode::kFlagConflict, {fld("first", std::string(first->name) + "=" + repr(*first->value)),
+                                              fld("second", second), fld("advice", "use `devices=` with `accelerator=` only")});
+    }
+  } else {
+    if (dev.truthy()) {
+      c.fire(RuleId::kLegacyDevicesOverride);
+      c.note(DiagCode::kDevicesIgnoredLegacy, {fld("devices", dev), fld("legacy_value", *first->value)});
+    }
+    if (given.size() > 1) {
+      c.fire(RuleId::kLegacyMultiple);
+      std::string names;
+      for (auto* g : given) names += (names.empty() ? "" : ", ") + std::string(g->name) + "=" + repr(*g->value);
+      c.note(DiagCode::kMultipleLegacyFlags, {fld("flags", names)});
+    }
+  }
+  c.devices_flag = *first->value;
+  c.legacy_source = first->name;
+  if (c.accel.kind == AcceleratorFlag::Kind::kUnset) {
+    c.fire(RuleId::kLegacyAccelerator);
+    for (const Legacy* l : {&legacy[2], &legacy[3], &legacy[1], &legacy[0]})  // ipus, tpu_cores, gpus, num_processes
+      if (l->value->truthy()) c.accel = {AcceleratorFlag::Kind::kName, l->acc};
+  } else if (c.pol.same_setting_twice_error && c.accel.kind != AcceleratorFlag::Kind::kAuto && c.accel.id != first->acc) {
+    c.fire(RuleId::kLegacyAcceleratorConflict);
+    return c.fail(DiagCode::kFlagConflict, {fld("first", "accelerator=" + repr(f.accelerator)),
+                                            fld("second", std::string(first->name) + "=" + repr(*first->value)),
+                                            fld("advice", "use `devices=` to count devices of the chosen accelerator")});
+  }
+  return true;
+}
+
+}  // namespace
+
+bool validate_devices(Ctx& c) {
+  if (!intake_num_nodes(c)) return false;
+  c.devices_flag = c.in.flags.devices;
+  if (is_zero_request(c.devices_flag)) {
+    c.fire(RuleId::kDevicesZero);
+    return c.fail(DiagCode::kDevicesZero, {fld("devices", c.devices_flag), fld("accelerator", accel_plain(c.accel))});
+  }
+  if (!map_legacy(c)) return false;
+  if (py_eq_str(c.devices_flag, "auto") && c.accel.kind == AcceleratorFlag::Kind::kUnset) {
+    c.fire(RuleId::kDevicesAutoWithoutAccelerator);
+    return c.fail(DiagCode::kDevicesAutoWithoutAccelerator, {fld("devices", c.devices_flag)});
+  }
+  return true;
+}
+
+}  // namespace accord::reference::detail

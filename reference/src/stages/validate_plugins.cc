@@ -1,0 +1,130 @@
+// validate_plugins.cc: stage 1b: the plugins loop and absorbing a strategy instance's components.
+#include <map>
+
+#include "../context.h"
+
+namespace accord::reference::detail {
+namespace {
+
+std::optional<ClassInfo> info_of(const PyValue& v) {
+  if (!v.is_instance()) return std::nullopt;
+  return class_by_name(v.inst->cls);
+}
+
+// PL 1.6.5 _check_config_and_set_final_flags: one plugin (A2 3.5).
+bool take_plugin(Ctx& c, const PyValue& p, std::vector<std::string>& kinds) {
+  auto ci = info_of(p);
+  if ((p.is_str() && strategy_by_name(p.str)) || (ci && ci->kind == ClassKind::kStrategy)) {
+    c.fire(RuleId::kPluginStrategyDeprecated);
+    c.note(DiagCode::kPluginStrategyDeprecated, {fld("plugin", p)});
+    c.strategy_flag = p;
+    kinds.push_back("Strategy");
+    return true;
+  }
+  if (!ci || ci->kind == ClassKind::kAccelerator) {
+    c.fire(RuleId::kPluginKind);
+    return c.fail(DiagCode::kPluginInvalid, {fld("plugin", p)});
+  }
+  switch (ci->kind) {
+    case ClassKind::kPrecisionPlugin: c.precision_plugin = p; kinds.push_back("PrecisionPlugin"); break;
+    case ClassKind::kCheckpointIO: c.checkpoint_io = p; kinds.push_back("CheckpointIO"); break;
+    case ClassKind::kClusterEnvironment: c.cluster_env = p; kinds.push_back("ClusterEnvironment"); break;
+    case ClassKind::kLayerSync:
+      if (c.in.flags.sync_batchnorm.truthy() && (!ci->native || c.pol.any_layer_sync_conflicts)) {
+        c.fire(RuleId::kSyncBatchnormLayerSync);
+        return c.fail(DiagCode::kSyncBatchnormLayerSync, {fld("sync_batchnorm", c.in.flags.sync_batchnorm), fld("plugin", p.inst->cls)});
+      }
+      c.layer_sync = p.inst->cls;
+      kinds.push_back("NativeSyncBatchNorm");
+      break;
+    case ClassKind::kAccelerator:
+    case ClassKind::kStrategy: break;  // handled above
+  }
+  return true;
+}
+
+bool check_duplicates(Ctx& c, const std::vector<std::string>& kinds) {
+  std::map<std::string, int> count;
+  std::vector<std::string> order;
+  for (const auto& k : kinds)
+    if (count[k]++ == 0) order.push_back(k);
+  std::string dup;
+  for (const auto& k : order)
+    if (count[k] > 1) dup += (dup.empty() ? "" : ", ") + k;
+  if (dup.empty()) return true;
+  c.fire(RuleId::kPluginsDuplicate);
+  return c.fail(DiagCode::kPluginsDuplicate, {fld("kinds", dup)});
+}
+
+bool component_twice(Ctx& c, RuleId r, const char* component, const PyValue& strategy, const std::string& other) {
+  c.fire(r);
+  return c.fail(DiagCode::kStrategyComponentTwice,
+                {fld("component", component), fld("strategy", strategy.inst->cls), fld("other", other)});
+}
+
+// PL 1.6.5 _check_config_and_set_final_flags: strategy parallel_devices (E20/E21).
+bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
+  const PyValue& pd = s.inst->arg("parallel_devices");
+  if (pd.kind != PyValue::Kind::kList || pd.list.empty()) return true;
+  std::vector<std::string> devs;
+  for (const auto& d : pd.list) devs.push_back(py_str(d));
+  std::string type = devs[0].substr(0, devs[0].find(':'));
+  for (auto [t, acc, label] : {std::tuple{"cpu", AcceleratorId::kCpu, "CPU"}, std::tuple{"cuda", AcceleratorId::kGpu, "GPU"}}) {
+    if (type != t) continue;
+    c.fire(RuleId::kStrategyInstanceParallelDevices);
+    bool ok = c.accel.kind == AcceleratorFlag::Kind::kUnset || c.accel.kind == AcceleratorFlag::Kind::kAuto || c.accel_is(acc);
+    if (!ok)
+      return c.fail(DiagCode::kParallelDevicesConflict,
+                    {fld("device_type", label), fld("strategy", s.inst->cls), fld("accelerator", c.accel.repr())});
+    if (c.accel.kind != AcceleratorFlag::Kind::kInstance) c.accel = {AcceleratorFlag::Kind::kName, acc};
+  }
+  c.strategy_parallel_devices = devs;
+  return true;
+}
+
+// PL 1.6.5 _check_config_and_set_final_flags: a strategy instance's own components (A2 3.6, seed 4c).
+bool absorb_strategy_instance(Ctx& c) {
+  const PyValue& s = c.strategy_flag;
+  auto ci = info_of(s);
+  if (!ci || ci->kind != ClassKind::kStrategy) return true;
+  const PyValue& acc = s.inst->arg("accelerator");
+  if (!acc.is_none()) {
+    if (c.accel.kind != AcceleratorFlag::Kind::kUnset) {
+      c.fire(RuleId::kStrategyInstanceAccelerator);
+      return c.fail(DiagCode::kStrategyComponentTwice,
+                    {fld("component", "accelerator"), fld("strategy", s.inst->cls), fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
+    }
+    auto ai = info_of(acc);
+    if (acc.is_str() && accelerator_by_name(acc.str)) ai = class_by_name(row(*accelerator_by_name(acc.str)).cls);
+    if (ai && ai->kind == ClassKind::kAccelerator) c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
+  }
+  struct Part { const char* arg; RuleId rule; const char* name; std::optional<PyValue>* slot; };
+  for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &c.precision_plugin},
+                        Part{"checkpoint_io", RuleId::kStrategyInstanceCheckpointIO, "checkpoint_io", &c.checkpoint_io},
+                        Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &c.cluster_env}}) {
+    const PyValue& v = s.inst->arg(p.arg);
+    if (v.is_none()) continue;
+    if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
+    *p.slot = v;
+  }
+  return absorb_parallel_devices(c, s);
+}
+
+}  // namespace
+
+bool validate_plugins(Ctx& c) {
+  if (c.in.flags.sync_batchnorm.truthy()) c.layer_sync = "NativeSyncBatchNorm";
+  std::vector<std::string> kinds;
+  for (const auto& p : c.plugins)
+    if (!take_plugin(c, p, kinds)) return false;
+  if (!check_duplicates(c, kinds)) return false;
+  if (c.pol.same_setting_twice_error && c.precision_plugin && !c.in.flags.precision.is_none()) {
+    c.fire(RuleId::kPrecisionPluginTwice);
+    return c.fail(DiagCode::kFlagConflict, {fld("first", "precision=" + repr(c.in.flags.precision)),
+                                            fld("second", "plugins=[" + repr(*c.precision_plugin) + "]"),
+                                            fld("advice", "drop `precision=` or the precision plugin")});
+  }
+  return absorb_strategy_instance(c);
+}
+
+}  // namespace accord::reference::detail

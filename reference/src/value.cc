@@ -1,0 +1,200 @@
+// value.cc: Python value semantics (repr, equality, int parsing) used by the connector model.
+#include "accord/reference/value.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace accord::reference {
+
+PyValue PyValue::none() { PyValue v; v.kind = Kind::kNone; return v; }
+PyValue PyValue::boolean(bool x) { PyValue v; v.kind = Kind::kBool; v.b = x; return v; }
+PyValue PyValue::integer(std::int64_t x) { PyValue v; v.kind = Kind::kInt; v.i = x; return v; }
+PyValue PyValue::floating(double x) { PyValue v; v.kind = Kind::kFloat; v.f = x; return v; }
+PyValue PyValue::string(std::string x) { PyValue v; v.kind = Kind::kStr; v.str = std::move(x); return v; }
+PyValue PyValue::make_list(std::vector<PyValue> x) { PyValue v; v.kind = Kind::kList; v.list = std::move(x); return v; }
+PyValue PyValue::instance(std::string cls, std::map<std::string, PyValue> args) {
+  PyValue v;
+  v.kind = Kind::kInstance;
+  auto in = std::make_shared<Instance>();
+  in->cls = std::move(cls);
+  in->args = std::move(args);
+  v.inst = std::move(in);
+  return v;
+}
+
+bool PyValue::truthy() const {
+  switch (kind) {
+    case Kind::kAbsent:
+    case Kind::kNone: return false;
+    case Kind::kBool: return b;
+    case Kind::kInt: return i != 0;
+    case Kind::kBigInt: return true;
+    case Kind::kFloat: return f != 0.0;
+    case Kind::kStr: return !str.empty();
+    case Kind::kList: return !list.empty();
+    case Kind::kInstance: return true;
+  }
+  return false;  // LCOV_EXCL_LINE unreachable: every kind returns above
+}
+
+const PyValue& Instance::arg(const std::string& name) const {
+  static const PyValue kAbsentValue;
+  auto it = args.find(name);
+  return it == args.end() ? kAbsentValue : it->second;
+}
+
+namespace {
+std::string float_repr(double f) {
+  if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
+  if (std::isnan(f)) return "nan";
+  std::ostringstream os;
+  os.precision(17);
+  os << f;
+  std::string s = os.str();
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+}  // namespace
+
+std::string repr(const PyValue& v) {
+  switch (v.kind) {
+    case PyValue::Kind::kAbsent:
+    case PyValue::Kind::kNone: return "None";
+    case PyValue::Kind::kBool: return v.b ? "True" : "False";
+    case PyValue::Kind::kInt: return std::to_string(v.i);
+    case PyValue::Kind::kBigInt: return v.str;
+    case PyValue::Kind::kFloat: return float_repr(v.f);
+    case PyValue::Kind::kStr: {
+      std::string out = "'";
+      for (char c : v.str) {
+        if (c == '\'' || c == '\\') out += '\\';
+        out += c;
+      }
+      return out + "'";
+    }
+    case PyValue::Kind::kList: {
+      std::string out = "[";
+      for (size_t k = 0; k < v.list.size(); ++k) out += (k ? ", " : "") + repr(v.list[k]);
+      return out + "]";
+    }
+    case PyValue::Kind::kInstance: return v.inst->cls + "()";
+  }
+  return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above
+}
+
+std::string json_literal(const PyValue& v) {
+  switch (v.kind) {
+    case PyValue::Kind::kAbsent:
+    case PyValue::Kind::kNone: return "null";
+    case PyValue::Kind::kBool: return v.b ? "true" : "false";
+    case PyValue::Kind::kInt: return std::to_string(v.i);
+    case PyValue::Kind::kBigInt: return v.str;
+    case PyValue::Kind::kFloat: return std::isfinite(v.f) ? float_repr(v.f) : "null";
+    case PyValue::Kind::kStr: {
+      std::string out = "\"";
+      for (unsigned char c : v.str) {
+        if (c == '"' || c == '\\') { out += '\\'; out += static_cast<char>(c); }
+        else if (c < 0x20) { char buf[8]; snprintf(buf, sizeof buf, "\\u%04x", c); out += buf; }
+        else out += static_cast<char>(c);
+      }
+      return out + "\"";
+    }
+    case PyValue::Kind::kList: {
+      std::string out = "[";
+      for (size_t k = 0; k < v.list.size(); ++k) out += (k ? ", " : "") + json_literal(v.list[k]);
+      return out + "]";
+    }
+    case PyValue::Kind::kInstance: return "{\"class\": " + json_literal(PyValue::string(v.inst->cls)) + "}";
+  }
+  return "null";  // LCOV_EXCL_LINE unreachable: every kind returns above
+}
+
+std::string py_str(const PyValue& v) { return v.kind == PyValue::Kind::kStr ? v.str : repr(v); }
+
+namespace {
+bool numeric(const PyValue& v) {
+  return v.kind == PyValue::Kind::kBool || v.kind == PyValue::Kind::kInt || v.kind == PyValue::Kind::kFloat;
+}
+double as_double(const PyValue& v) { return v.kind == PyValue::Kind::kFloat ? v.f : static_cast<double>(v.as_int()); }
+}  // namespace
+
+bool py_eq(const PyValue& a, const PyValue& b) {
+  if (numeric(a) && numeric(b)) {
+    if (a.kind != PyValue::Kind::kFloat && b.kind != PyValue::Kind::kFloat) return a.as_int() == b.as_int();
+    return as_double(a) == as_double(b);
+  }
+  if (a.is_none() && b.is_none()) return true;
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case PyValue::Kind::kStr:
+    case PyValue::Kind::kBigInt: return a.str == b.str;
+    case PyValue::Kind::kList:
+      if (a.list.size() != b.list.size()) return false;
+      for (size_t k = 0; k < a.list.size(); ++k)
+        if (!py_eq(a.list[k], b.list[k])) return false;
+      return true;
+    case PyValue::Kind::kInstance: return a.inst == b.inst;  // identity, as Python objects
+    default: return false;
+  }
+}
+
+bool py_eq_int(const PyValue& a, std::int64_t n) { return py_eq(a, PyValue::integer(n)); }
+bool py_eq_str(const PyValue& a, const std::string& s) { return a.kind == PyValue::Kind::kStr && a.str == s; }
+
+std::string py_strip(const std::string& s) {
+  const char* ws = " \t\n\r\f\v";
+  auto b = s.find_first_not_of(ws);
+  if (b == std::string::npos) return "";
+  auto e = s.find_last_not_of(ws);
+  return s.substr(b, e - b + 1);
+}
+
+std::string ascii_lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+namespace {
+std::optional<std::int64_t> parse_digits(const std::string& d, int base, bool neg) {
+  if (d.empty()) return std::nullopt;
+  unsigned long long acc = 0;
+  for (char c : d) {
+    int v;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'z') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'Z') v = c - 'A' + 10;
+    else return std::nullopt;
+    if (v >= base) return std::nullopt;
+    acc = acc * base + v;
+    if (acc > 9223372036854775807ULL) return std::nullopt;
+  }
+  auto r = static_cast<std::int64_t>(acc);
+  return neg ? -r : r;
+}
+}  // namespace
+
+std::optional<std::int64_t> py_int_from_str(const std::string& s) {
+  std::string t = py_strip(s);
+  bool neg = false;
+  if (!t.empty() && (t[0] == '+' || t[0] == '-')) { neg = t[0] == '-'; t = t.substr(1); }
+  return parse_digits(t, 10, neg);
+}
+
+std::optional<std::int64_t> py_int_base0(const std::string& s) {
+  std::string t = py_strip(s);
+  bool neg = false;
+  if (!t.empty() && (t[0] == '+' || t[0] == '-')) { neg = t[0] == '-'; t = t.substr(1); }
+  if (t.size() > 2 && t[0] == '0') {
+    char p = static_cast<char>(std::tolower(static_cast<unsigned char>(t[1])));
+    if (p == 'x') return parse_digits(t.substr(2), 16, neg);
+    if (p == 'o') return parse_digits(t.substr(2), 8, neg);
+    if (p == 'b') return parse_digits(t.substr(2), 2, neg);
+  }
+  // Decimal with base 0: leading zeros are only allowed for zero itself ("00" is 0, "08" is an error).
+  if (t.size() > 1 && t[0] == '0' && t.find_first_not_of('0') != std::string::npos) return std::nullopt;
+  return parse_digits(t, 10, neg);
+}
+
+}  // namespace accord::reference
