@@ -22,7 +22,8 @@ import oracle as oracle_mod  # noqa: E402
 
 PROTOCOL = 1
 # a string flag value is an instance when it looks like a Lightning class name (registered names are lower case)
-CLASS_NAME = re.compile(r"^[A-Z][A-Za-z0-9]*(Accelerator|Strategy|Plugin|Environment|IO|Precision|BatchNorm|LayerSync)$")
+CLASS_NAME = re.compile(
+    r"^[A-Z][A-Za-z0-9]*(Accelerator|Strategy|Plugin|Environment|IO|Precision|BatchNorm|LayerSync)$")
 COMPONENT_ARGS = ("accelerator", "precision_plugin", "checkpoint_io", "cluster_environment", "parallel_devices")
 # constructor arguments an instance gets when the case does not give them (reference/tables/precision_plugins.def)
 DEFAULT_ARGS = {

@@ -128,7 +128,8 @@ TABLE = [
                                                         "fields": {"variable": "LSB_DJOB_RANKFILE"}}),  # LSF
     (r"[Ee]nvironment variable `?(?P<variable>[A-Z][A-Z0-9_]+)`?", "err_env_missing", {"where": _ENV_READ}),
     # ---- warnings and infos (W1-W11, H1, H6, H7, D4)
-    (r"You passed `deterministic=(?P<deterministic>\w+)` and `benchmark=True`", "warn_benchmark_with_deterministic"),  # W1, H1
+    (r"You passed `deterministic=(?P<deterministic>\w+)` and `benchmark=True`",
+     "warn_benchmark_with_deterministic"),  # W1, H1
     (r"Passing `Trainer\(accelerator=(?P<accelerator>.*?)\)` has been deprecated", "dep_accelerator_strategy"),  # W2
     (r"Passing (?P<plugin>.*?) `strategy` to the `plugins` flag in Trainer has been deprecated",
      "dep_plugins_strategy"),  # W3

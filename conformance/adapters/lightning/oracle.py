@@ -123,6 +123,9 @@ _OPTIONAL_IMPORT = re.compile(
 )
 
 
+_PACKAGE_OF = {"torch_xla": "torch_xla", "poptorch": "poptorch", "habana_frameworks": "habana"}
+
+
 class Oracle:
     def __init__(self, major, root):
         self.major = major
@@ -255,7 +258,7 @@ class Oracle:
                 continue
             for hit in _OPTIONAL_IMPORT.finditer(src):
                 mod = hit.group("mod") or hit.group("frm")
-                pkg = {"torch_xla": "torch_xla", "poptorch": "poptorch", "habana_frameworks": "habana"}[mod.split(".")[0]]
+                pkg = _PACKAGE_OF[mod.split(".")[0]]
                 if hit.group("mod"):
                     names = [(hit.group("as1") or mod.split(".")[0], mod)]
                 else:

@@ -31,7 +31,8 @@ bool read_env_value(Ctx& c, const ClusterEnvRow& env, const char* cell, bool str
   return c.fail(DiagCode::kEnvMissing, {fld("environment", env.cls), fld("variable", first)});
 }
 
-// Strategy.set_world_ranks and the cluster environment getters.
+// Strategy.set_world_ranks and the cluster environment getters. set_world_ranks reads the node, local and
+// global rank but never world_size(), so the world size is reported when readable and never fails.
 bool world_ranks(Ctx& c, Plan& plan) {
   const auto& env = row(*c.env);
   const auto& cls = row(*c.strategy_cls);
@@ -39,7 +40,7 @@ bool world_ranks(Ctx& c, Plan& plan) {
   bool strict = cls.world_ranks;
   c.fire(RuleId::kWorldRanks);
   if (!read_env_value(c, env, env.local, strict, ce.local_rank) || !read_env_value(c, env, env.node, strict, ce.node_rank) ||
-      !read_env_value(c, env, env.world, strict, ce.world_size) || !read_env_value(c, env, env.global, strict, ce.global_rank))
+      !read_env_value(c, env, env.world, false, ce.world_size) || !read_env_value(c, env, env.global, strict, ce.global_rank))
     return false;
   if (env.id == ClusterEnvId::kKubeflow) ce.local_rank = 0;
   if (env.settable) {

@@ -43,7 +43,7 @@ bool choose(Ctx& c) {
       c.fire(RuleId::kIpuStrategyAcceleratorConflict);
       return c.fail(DiagCode::kAcceleratorStrategyMismatch,
                     {fld("accelerator_class", row(c.accel.id).cls), fld("allowed", "strategies other than `IPUStrategy`"),
-                     fld("strategy_class", "IPUStrategy"), fld("accelerator", c.accel.repr())});
+                     fld("strategy_class", "IPUStrategy"), fld("accelerator", c.accel.repr()), fld("strategy", c.strategy_flag)});
     }
   }
   if (c.accel.kind == AcceleratorFlag::Kind::kAuto) {

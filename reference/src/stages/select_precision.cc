@@ -123,6 +123,12 @@ bool select(Ctx& c) {
     p = PyValue::string("bf16");
   }
   if ((is16(p) || isbf16(p)) && !c.amp_type.empty()) return mixed(c, p);
+  if (is16(p) || isbf16(p)) {
+    // 1.6.5 logs W11 before looking at the (None) amp type: the 16-bit text reads `amp_type.value` and fails.
+    c.fire(RuleId::kAmpNative);
+    if (is16(p)) return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", amp_backend_shown(c)), fld("allowed", "'native', 'apex'")});
+    c.note(DiagCode::kAmpInfo, {fld("kind", "bfloat16")});
+  }
   c.fire(RuleId::kPrecisionUnset);
   return c.fail(DiagCode::kPrecisionUnset, {fld("precision", c.precision)});
 }

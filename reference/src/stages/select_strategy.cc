@@ -37,8 +37,9 @@ std::optional<StrategyClass> registered_class(const std::string& name) {
   return row(*id).cls;
 }
 
-// PL 1.6.5 _check_strategy_and_fallback (A6.2), string flags only.
-bool fallbacks(Ctx& c) {
+// PL 1.6.5 _check_strategy_and_fallback (A6.2), string flags only. `by_default`: the flag came from
+// default_choice, so replacing it is not a fallback of the user's choice and spec does not warn (seed 4e/4f).
+bool fallbacks(Ctx& c, bool by_default) {
   if (!c.strategy_flag.is_str()) return true;
   std::string& s = c.strategy_flag.str;
   if (s == "ddp_cpu") {
@@ -47,9 +48,11 @@ bool fallbacks(Ctx& c) {
     s = py_eq_int(c.parsed_devices, 1) && c.num_nodes > 1 ? "ddp" : "ddp_spawn";
     if (c.accel.is_name(AcceleratorId::kGpu)) {
       c.note(DiagCode::kDdpCpuGpuIgnored);
-      c.accel = {AcceleratorFlag::Kind::kInstance, AcceleratorId::kCpu};
+      // 1.6.5 sets the flag to the string "cpu" and the accelerator to a new CPUAccelerator, so later
+      // `flag == "cpu"` checks (W10, the AMP device) see the CPU.
+      c.accel = {AcceleratorFlag::Kind::kName, AcceleratorId::kCpu};
       c.accelerator = AcceleratorId::kCpu;
-      c.accelerator_is_instance = true;
+      c.accelerator_is_instance = false;
     }
   }
   if (registered_class(s) == StrategyClass::kDdpSpawn) {
@@ -61,7 +64,7 @@ bool fallbacks(Ctx& c) {
     else if (slurm.managing) external = ClusterEnvId::kSlurm;
     if (external) {
       c.fire(RuleId::kFallbackCluster);
-      if (c.pol.fallbacks_warn)
+      if (c.pol.fallbacks_warn && !by_default)
         c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", c.strategy_flag), fld("environment", row(*external).cls)});
       s = "ddp";
     }
@@ -187,8 +190,9 @@ bool spec_checks(Ctx& c) {
 }  // namespace
 
 bool select_strategy(Ctx& c) {
-  if (c.strategy_flag.is_none()) default_choice(c);
-  return fallbacks(c) && horovod(c) && instantiate(c) && spec_checks(c);
+  bool by_default = c.strategy_flag.is_none();
+  if (by_default) default_choice(c);
+  return fallbacks(c, by_default) && horovod(c) && instantiate(c) && spec_checks(c);
 }
 
 std::string group_allowed(StrategyGroup g) { return group_classes(g); }

@@ -1,0 +1,51 @@
+// registry_test.cc: the rule tables load and agree with each other.
+#include "accord/reference/registry.h"
+#include "accord/reference/value.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace accord::reference {
+namespace {
+
+TEST(Registry, TwentyEightStrategyNamesAllLowerCaseAndUnique) {
+  std::set<std::string> names;
+  for (const auto& s : strategies()) {
+    EXPECT_EQ(std::string(s.name), ascii_lower(s.name));
+    names.insert(s.name);
+  }
+  EXPECT_EQ(names.size(), 28u);
+  EXPECT_EQ(strategy_by_name("ddp_find_unused_parameters_false").value(), StrategyId::kDdpFindUnusedFalse);
+  EXPECT_FALSE(strategy_by_name("DDP"));
+}
+
+TEST(Registry, AcceleratorRegistryOrder) {
+  std::vector<std::string> names;
+  for (const auto& a : accelerators()) names.push_back(a.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"cpu", "gpu", "hpu", "ipu", "tpu"}));
+}
+
+TEST(Registry, ClassNamesAreUniqueAcrossTables) {
+  auto names = class_names();
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+  EXPECT_EQ(class_by_name("SLURMEnvironment")->kind, ClassKind::kClusterEnvironment);
+  EXPECT_EQ(class_by_name("CustomLayerSync")->native, false);
+  EXPECT_FALSE(class_by_name("ddpstrategy"));
+}
+
+TEST(Registry, RowsAreIndexedByTheirIds) {
+  for (const auto& r : strategy_classes()) EXPECT_EQ(&row(r.id), &r);
+  for (const auto& r : precision_plugins()) EXPECT_EQ(&row(r.id), &r);
+  for (const auto& r : cluster_envs()) EXPECT_EQ(&row(r.id), &r);
+  for (const auto& r : launchers()) EXPECT_EQ(&row(r.id), &r);
+}
+
+TEST(Registry, SplitCell) {
+  EXPECT_EQ(split_cell("a|b?"), (std::vector<std::string>{"a", "b?"}));
+  EXPECT_TRUE(split_cell("").empty());
+  EXPECT_EQ(split_cell("stage=2;offload_optimizer=true", ';').size(), 2u);
+}
+
+}  // namespace
+}  // namespace accord::reference
