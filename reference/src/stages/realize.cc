@@ -39,7 +39,8 @@ bool world_ranks(Ctx& c, Plan& plan) {
   auto& ce = plan.cluster_environment;
   bool strict = cls.world_ranks;
   c.fire(RuleId::kWorldRanks);
-  if (!read_env_value(c, env, env.local, strict, ce.local_rank) || !read_env_value(c, env, env.node, strict, ce.node_rank) ||
+  // set_world_ranks reads node_rank(), then local_rank(), then global_rank() (PL 1.6.5 ddp.py).
+  if (!read_env_value(c, env, env.node, strict, ce.node_rank) || !read_env_value(c, env, env.local, strict, ce.local_rank) ||
       !read_env_value(c, env, env.world, false, ce.world_size) || !read_env_value(c, env, env.global, strict, ce.global_rank))
     return false;
   if (env.id == ClusterEnvId::kKubeflow) ce.local_rank = 0;
@@ -47,10 +48,16 @@ bool world_ranks(Ctx& c, Plan& plan) {
     ce.world_size = 1;
     ce.global_rank = 0;
     if (strict) {
-      ce.global_rank = ce.node_rank.value_or(0) * plan.num_processes + ce.local_rank.value_or(0);
-      ce.world_size = plan.num_nodes * plan.num_processes;
+      // DDP2 runs one process per node: global rank = node rank, world size = num_nodes (ddp2.py).
+      long long per = cls.per_node ? 1 : plan.num_processes;
+      ce.global_rank = ce.node_rank.value_or(0) * per + (cls.per_node ? 0 : ce.local_rank.value_or(0));
+      ce.world_size = plan.num_nodes * per;
     }
   }
+  // The root device of a parallel strategy is parallel_devices[local_rank] (ParallelStrategy.root_device).
+  long long lr = ce.local_rank.value_or(0);
+  if (cls.parallel && c.root_device.empty() && lr >= 0 && lr < static_cast<long long>(c.parallel_devices.size()))
+    plan.strategy.root_device = c.parallel_devices[static_cast<size_t>(lr)];
   return true;
 }
 
@@ -84,7 +91,8 @@ bool exclusive_late(Ctx& c) {
   if (c.pol.exclusive_strategy_check_early || need == StrategyGroup::kAny || row(*c.strategy_cls).group == need) return true;
   c.fire(RuleId::kExclusiveLate);
   return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_allowed(need)),
-                                                         fld("strategy_class", row(*c.strategy_cls).cls), fld("accelerator", c.accel.repr())});
+                                                         fld("strategy_class", row(*c.strategy_cls).cls), fld("accelerator", c.accel.repr()),
+                                                         fld("strategy", c.in.flags.strategy.is_none() ? PyValue::string(c.strategy_name) : c.in.flags.strategy)});
 }
 
 }  // namespace

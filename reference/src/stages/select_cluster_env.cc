@@ -68,7 +68,10 @@ bool select_cluster_env(Ctx& c) {
     return true;
   }
   SlurmVerdict slurm;
-  if (!slurm_verdict(c, slurm)) return false;
+  if (!slurm_verdict(c, slurm)) {
+    c.fire(RuleId::kEnvSlurm);  // the SLURM check itself failed (unreadable SLURM_NTASKS)
+    return false;
+  }
   if (slurm.managing) {
     c.fire(RuleId::kEnvSlurm);
     c.note(DiagCode::kSlurmManaging);

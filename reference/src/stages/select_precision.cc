@@ -59,7 +59,7 @@ bool choose(Ctx& c, RuleId r, PrecisionPluginId id, const std::string& value) {
 bool needs_package(Ctx& c, PrecisionPluginId id) {
   const char* pkg = row(id).package;
   if (!*pkg || c.in.hardware.has_package(pkg)) return true;
-  return c.fail(DiagCode::kPackageMissing, {fld("component", row(id).cls), fld("package", pkg)});
+  return c.fail(DiagCode::kPackageMissing, {fld("component", row(id).cls), fld("package", pkg), fld("precision", c.in.flags.precision)});
 }
 
 // PL 1.6.5 _check_and_init_precision, 16 / bf16 mixed precision (A7.2 step 8).

@@ -58,10 +58,16 @@ bool fallbacks(Ctx& c, bool by_default) {
   if (registered_class(s) == StrategyClass::kDdpSpawn) {
     std::optional<ClusterEnvId> external;
     SlurmVerdict slurm;
-    if (detect_torchelastic(c)) external = ClusterEnvId::kTorchElastic;
-    else if (detect_kubeflow(c)) external = ClusterEnvId::kKubeflow;
-    else if (!slurm_verdict(c, slurm)) return false;
-    else if (slurm.managing) external = ClusterEnvId::kSlurm;
+    if (detect_torchelastic(c)) {
+      external = ClusterEnvId::kTorchElastic;
+    } else if (detect_kubeflow(c)) {
+      external = ClusterEnvId::kKubeflow;
+    } else if (!slurm_verdict(c, slurm)) {
+      c.fire(RuleId::kFallbackCluster);  // the SLURM check itself failed (unreadable SLURM_NTASKS)
+      return false;
+    } else if (slurm.managing) {
+      external = ClusterEnvId::kSlurm;
+    }
     if (external) {
       c.fire(RuleId::kFallbackCluster);
       if (c.pol.fallbacks_warn && !by_default)
@@ -86,7 +92,7 @@ bool horovod(Ctx& c) {
   c.fire(RuleId::kHorovod);
   if (c.num_nodes > 1) return c.fail(DiagCode::kHorovodNumNodes, {fld("num_nodes", std::to_string(c.num_nodes))});
   if (!c.in.hardware.has_package("horovod"))
-    return c.fail(DiagCode::kPackageMissing, {fld("component", "HorovodStrategy"), fld("package", "horovod")});
+    return c.fail(DiagCode::kPackageMissing, {fld("component", "HorovodStrategy"), fld("package", "horovod"), fld("strategy", c.strategy_flag)});
   long long local = 1;
   for (const char* k : {"OMPI_COMM_WORLD_LOCAL_SIZE", "HOROVOD_LOCAL_SIZE"}) {
     if (auto* v = c.env_var(k)) {
@@ -143,7 +149,7 @@ bool instantiate(Ctx& c) {
   const auto& cls = row(*c.strategy_cls);
   c.fire(RuleId::kConstructor);
   if (*cls.package && !c.in.hardware.has_package(cls.package))
-    return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package)});
+    return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package), fld("strategy", f)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});

@@ -95,7 +95,8 @@ bool map_legacy(Ctx& c) {
   }
   c.devices_flag = *first->value;
   c.legacy_source = first->name;
-  if (c.accel.kind == AcceleratorFlag::Kind::kUnset) {
+  bool auto_given = c.accel.kind == AcceleratorFlag::Kind::kAuto;
+  if (c.accel.kind == AcceleratorFlag::Kind::kUnset || (auto_given && c.pol.legacy_type_overrides_auto)) {
     c.fire(RuleId::kLegacyAccelerator);
     for (const Legacy* l : {&legacy[2], &legacy[3], &legacy[1], &legacy[0]})  // ipus, tpu_cores, gpus, num_processes
       if (l->value->truthy()) c.accel = {AcceleratorFlag::Kind::kName, l->acc};

@@ -20,7 +20,7 @@ enum class AcceleratorId {
 #include "../../../tables/accelerators.def"
 };
 enum class StrategyClass {
-#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt) k##Id,
+#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt) k##Id,
 #include "../../../tables/strategy_classes.def"
 };
 enum class StrategyId {
@@ -45,7 +45,7 @@ struct AcceleratorRow {
   DeviceParser parser; StrategyGroup exclusive;
 };
 struct StrategyClassRow {
-  StrategyClass id; const char* cls; const char* name; LauncherKind launcher; bool parallel; bool world_ranks;
+  StrategyClass id; const char* cls; const char* name; LauncherKind launcher; bool parallel; bool world_ranks; bool per_node;
   bool distributed; StrategyGroup group; AmpGroup amp; bool needs_gpu; const char* package;
   AcceleratorId hardware; const char* checkpoint_io;
 };
