@@ -1,8 +1,12 @@
 // cmd_resolve.cc: `accord resolve` (one case or a batch of JSON lines) and `accord list`.
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
 
+#include "accord/conformance/adapter.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/registry.h"
 #include "accord/reference/resolve.h"
@@ -12,12 +16,14 @@ namespace accord::cli {
 namespace {
 using nlohmann::json;
 namespace ref = accord::reference;
+namespace cf = accord::conformance;
 
 struct ResolveOptions {
   std::string input = "-";
   std::string profile = "spec";
   bool batch = false;
   bool pretty = false;
+  int jobs = 0;  ///< batch worker threads; 0 = every core
 };
 
 /// Resolves one JSON text; a bad case becomes {"status": "invalid", "error": "..."}.
@@ -28,6 +34,57 @@ json resolve_text(const std::string& text, ref::Profile profile) {
   std::string err;
   if (!ref::case_from_json(j, &c, &err)) return {{"status", "invalid"}, {"error", err}};
   return ref::outcome_to_json(ref::resolve(c, profile));
+}
+
+/// One batch line: the outcome's JSON text (the reference adapter's direct writer, byte-identical to
+/// outcome_to_json().dump()) or {"error", "status": "invalid"}, then a newline. False when invalid.
+bool resolve_line(const std::string& line, const std::string& profile, cf::Adapter& reference, std::string* out) {
+  json j = json::parse(line, nullptr, false);
+  std::string err = "input is not valid JSON";
+  if (!j.is_discarded()) {
+    if (reference.resolve_text("", profile, j, out).status == cf::ResultStatus::kOk) {
+      out->push_back('\n');
+      return true;
+    }
+    ref::Case c;
+    ref::case_from_json(j, &c, &err);  // the reader's own message (bad lines only)
+  }
+  *out += json{{"status", "invalid"}, {"error", err}}.dump();
+  out->push_back('\n');
+  return false;
+}
+
+/// `--batch`: chunks of lines resolved by `jobs` threads, written in input order with one write per
+/// chunk and thread (no flush per line).
+int run_batch(std::istream& in, const std::string& profile, int jobs) {
+  std::ios::sync_with_stdio(false);
+  constexpr std::size_t kChunk = 4096;
+  jobs = jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::unique_ptr<cf::Adapter>> adapters;
+  for (int k = 0; k < jobs; ++k) adapters.push_back(cf::make_reference_adapter());
+  std::vector<std::string> lines, outs(static_cast<std::size_t>(jobs));
+  std::vector<long long> bad(static_cast<std::size_t>(jobs), 0);
+  std::string line;
+  for (bool more = true; more;) {
+    lines.clear();
+    while (lines.size() < kChunk && (more = static_cast<bool>(std::getline(in, line))))
+      if (!line.empty()) lines.push_back(std::move(line));
+    auto work = [&](std::size_t k, std::size_t parts) {
+      outs[k].clear();
+      for (std::size_t i = lines.size() * k / parts; i < lines.size() * (k + 1) / parts; ++i)
+        bad[k] += !resolve_line(lines[i], profile, *adapters[k], &outs[k]);
+    };
+    std::size_t parts = lines.size() < 256 ? 1 : static_cast<std::size_t>(jobs);
+    std::vector<std::thread> threads;
+    for (std::size_t k = 1; k < parts; ++k) threads.emplace_back(work, k, parts);
+    work(0, parts);
+    for (auto& t : threads) t.join();
+    for (std::size_t k = 0; k < parts; ++k) std::cout.write(outs[k].data(), static_cast<std::streamsize>(outs[k].size()));
+  }
+  std::cout.flush();
+  for (auto b : bad)
+    if (b) return 1;
+  return 0;
 }
 
 int run_resolve(const ResolveOptions& o) {
@@ -45,20 +102,7 @@ int run_resolve(const ResolveOptions& o) {
     }
   }
   std::istream& in = o.input == "-" ? std::cin : file;
-  if (o.batch) {
-    std::ios::sync_with_stdio(false);
-    std::string line;
-    long long n = 0, bad = 0;
-    while (std::getline(in, line)) {
-      if (line.empty()) continue;
-      json r = resolve_text(line, profile);
-      bad += r["status"] == "invalid";
-      std::cout << r.dump() << '\n';
-      ++n;
-    }
-    std::cout.flush();
-    return bad ? 1 : 0;
-  }
+  if (o.batch) return run_batch(in, o.profile, o.jobs);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   json r = resolve_text(text, profile);
   std::cout << (o.pretty ? r.dump(2) : r.dump()) << '\n';
@@ -92,6 +136,7 @@ void register_resolve(CLI::App& app) {
   cmd->add_option("input", o->input, "case file, or - for stdin")->capture_default_str();
   cmd->add_option("--profile", o->profile, "spec or lightning-1.6")->capture_default_str();
   cmd->add_flag("--batch", o->batch, "one case per input line, one outcome per output line, in order");
+  cmd->add_option("--jobs,-j", o->jobs, "--batch worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("--pretty", o->pretty, "indent the output");
   cmd->callback([o] { std::exit(run_resolve(*o)); });
 

@@ -3,9 +3,24 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+#include <nlohmann/json.hpp>
+
 namespace accord::cli {
+
+/// Probes this machine's hardware (set by main.cc when the LibTorch live checks are built; else empty).
+extern std::function<nlohmann::json()> live_probe;
 
 /// `accord resolve [FILE|-] [--profile P] [--batch]` and `accord list rules|codes|strategies|classes|...`.
 void register_resolve(CLI::App& app);
+/// `accord lint`, `accord serve`, `accord conform` and `accord compare` (the conformance harness).
+void register_conformance(CLI::App& app);
+/// `accord coverage [DIR] [--profile P|both] [--format json|markdown|html] [--out FILE]` (decision coverage).
+void register_coverage(CLI::App& app);
+/// `accord enumerate --domain FILE [--impl I] [--profile P] [--t N] [--out TABLE] [--jobs N]` and
+/// `accord diff-table A B` (decision tables over a bounded domain).
+void register_enumerate(CLI::App& app);
+/// `accord differential --impl CMD [--against CMD2] --profile P --cases N --seed S` (shrunk differences).
+void register_differential(CLI::App& app);
 
 }  // namespace accord::cli

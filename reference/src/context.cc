@@ -1,6 +1,8 @@
 // context.cc: profile policies (tables/policies.def columns) and small context helpers.
 #include "context.h"
 
+#include <algorithm>
+
 namespace accord::reference {
 
 const char* profile_name(Profile p) {
@@ -39,6 +41,25 @@ std::string AcceleratorFlag::repr() const {
     case Kind::kInstance: return std::string(row(id).cls) + "()";
   }
   return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above
+}
+
+namespace {
+// PL 1.6.5 utilities/rank_zero.py _get_rank (D5): the first of RANK, LOCAL_RANK, SLURM_PROCID, JSM_NAMESPACE_RANK
+// that is set, else 0. A value int() cannot read is taken as 0 (Lightning would fail to import).
+bool process_is_rank_zero(const Ctx& c) {
+  for (const char* k : {"RANK", "LOCAL_RANK", "SLURM_PROCID", "JSM_NAMESPACE_RANK"})
+    if (const std::string* v = c.env_var(k)) return py_int_from_str(*v).value_or(0) == 0;
+  return true;
+}
+}  // namespace
+
+void Ctx::note(DiagCode code, std::vector<Field> f) {
+  // Every connector note is a rank_zero_warn/deprecation/info except the auto-select log line (D4: plain logger).
+  if (pol.rank_zero_gating && code != DiagCode::kAutoSelectGpus && !process_is_rank_zero(*this)) {
+    if (std::find(trace.begin(), trace.end(), RuleId::kRankZeroOnly) == trace.end()) fire(RuleId::kRankZeroOnly);
+    return;
+  }
+  notes.push_back({code, std::move(f)});
 }
 
 bool Ctx::accel_is(AcceleratorId a) const {

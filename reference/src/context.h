@@ -31,7 +31,7 @@ struct AcceleratorFlag {
 
 /// The state every stage reads and writes. Stages return false after fail().
 struct Ctx {
-  Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy_for(p)) {}
+  Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy_for(p)) { trace.reserve(48); }  // one allocation per case
   const Case& in;
   Profile profile;
   const Policy& pol;
@@ -68,7 +68,8 @@ struct Ctx {
 
   // helpers
   void fire(RuleId r) { trace.push_back(r); }
-  void note(DiagCode c, std::vector<Field> f = {}) { notes.push_back({c, std::move(f)}); }
+  /// Records a note; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0 (realize.rank-zero-only).
+  void note(DiagCode c, std::vector<Field> f = {});
   bool fail(DiagCode c, std::vector<Field> f = {}) {
     error = Diagnostic{c, std::move(f)};
     return false;
@@ -78,6 +79,8 @@ struct Ctx {
     auto it = in.env.find(k);
     return it == in.env.end() ? nullptr : &it->second;
   }
+  /// The same for a literal name; builds no string when the environment is empty (the common case).
+  const std::string* env_var(const char* k) const { return in.env.empty() ? nullptr : env_var(std::string(k)); }
   /// Whether the accelerator (flag or instance, per policy) is `a`.
   bool accel_is(AcceleratorId a) const;
 };
@@ -105,6 +108,10 @@ bool select_cluster_env(Ctx& c);      // stages/select_cluster_env.cc
 bool select_strategy(Ctx& c);         // stages/select_strategy.cc
 bool select_precision(Ctx& c);        // stages/select_precision.cc
 bool realize(Ctx& c, Plan& plan);     // stages/realize.cc
+/// The case with `PL_TRAINER_<FLAG>` environment defaults applied to the flags it does not pass; nullopt when
+/// none applies (validate.trainer-env-defaults).
+std::optional<Case> trainer_env_defaults(const Case& in);  // stages/validate_flags.cc
+bool construct_instances(Ctx& c);     // stages/validate_plugins.cc
 bool check_determinism_flags(Ctx& c);        // stages/determinism.cc
 void realize_determinism(Ctx& c, Plan& plan);  // stages/determinism.cc
 

@@ -182,7 +182,10 @@ bool case_from_json(const json& j, Case* out, std::string* error) {
       for (auto f = it->begin(); f != it->end(); ++f) {
         const FlagSlot* slot = nullptr;
         for (const auto& s : flag_slots())
-          if (f.key() == s.name) slot = &s;
+          if (f.key() == s.name) {
+            slot = &s;
+            break;
+          }
         if (!slot) return fail(error, "/flags/" + f.key(), "unknown flag (known: accelerator, strategy, devices, ...)");
         if (!value_from_json(f.value(), slot->instances, &(c.flags.*(slot->member)), error, "/flags/" + f.key())) return false;
       }

@@ -2,6 +2,7 @@
 #include "accord/reference/registry.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace accord::reference {
 
@@ -72,9 +73,15 @@ std::optional<AcceleratorId> accelerator_by_name(const std::string& name) {
 }
 
 std::optional<StrategyId> strategy_by_name(const std::string& name) {
-  for (const auto& r : strategies())
-    if (name == r.name) return r.id;
-  return std::nullopt;
+  // A hash index over the table, built once: the resolver looks names up several times per case.
+  static const std::unordered_map<std::string, StrategyId> index = [] {
+    std::unordered_map<std::string, StrategyId> m;
+    for (const auto& r : strategies()) m.emplace(r.name, r.id);
+    return m;
+  }();
+  auto it = index.find(name);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
 }
 
 namespace {
@@ -88,7 +95,8 @@ const std::vector<OtherClass>& other_classes() {
 }
 }  // namespace
 
-std::optional<ClassInfo> class_by_name(const std::string& cls) {
+namespace {
+std::optional<ClassInfo> scan_classes(const std::string& cls) {
   for (const auto& r : accelerators())
     if (cls == r.cls) return ClassInfo{ClassKind::kAccelerator, static_cast<int>(r.id), true};
   for (const auto& r : strategy_classes())
@@ -100,6 +108,19 @@ std::optional<ClassInfo> class_by_name(const std::string& cls) {
   for (const auto& r : other_classes())
     if (cls == r.cls) return ClassInfo{r.kind, -1, r.native};
   return std::nullopt;
+}
+}  // namespace
+
+std::optional<ClassInfo> class_by_name(const std::string& cls) {
+  // A hash index over every table, built once from scan_classes (so the first table still wins).
+  static const std::unordered_map<std::string, ClassInfo> index = [] {
+    std::unordered_map<std::string, ClassInfo> m;
+    for (const auto& name : class_names()) m.emplace(name, *scan_classes(name));
+    return m;
+  }();
+  auto it = index.find(cls);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
 }
 
 std::vector<std::string> class_names() {

@@ -5,15 +5,18 @@
 
 namespace accord::reference {
 
-Outcome resolve(const Case& in, Profile profile) {
+Outcome resolve(const Case& given, Profile profile) {
+  std::optional<Case> with_env_defaults = detail::trainer_env_defaults(given);
+  const Case& in = with_env_defaults ? *with_env_defaults : given;
   detail::Ctx c(in, profile);
+  if (with_env_defaults) c.fire(RuleId::kTrainerEnvDefaults);
   Plan plan;
   // Stage 1: check the flags and set final flags. Stage 2: choose accelerator, devices, cluster
   // environment, strategy, precision. Stage 3: complete the strategy and apply determinism.
-  bool ok = detail::check_determinism_flags(c) && detail::validate_flags(c) && detail::validate_plugins(c) &&
-            detail::validate_amp(c) && detail::validate_devices(c) && detail::select_accelerator(c) &&
-            detail::select_cluster_env(c) && detail::select_strategy(c) && detail::select_precision(c) &&
-            detail::realize(c, plan);
+  bool ok = detail::construct_instances(c) && detail::check_determinism_flags(c) && detail::validate_flags(c) &&
+            detail::validate_plugins(c) && detail::validate_amp(c) && detail::validate_devices(c) &&
+            detail::select_accelerator(c) && detail::select_cluster_env(c) && detail::select_strategy(c) &&
+            detail::select_precision(c) && detail::realize(c, plan);
   Outcome out;
   if (ok) {
     detail::realize_determinism(c, plan);

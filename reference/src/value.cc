@@ -140,7 +140,13 @@ bool py_eq(const PyValue& a, const PyValue& b) {
   }
 }
 
-bool py_eq_int(const PyValue& a, std::int64_t n) { return py_eq(a, PyValue::integer(n)); }
+bool py_eq_int(const PyValue& a, std::int64_t n) {
+  // py_eq(a, PyValue::integer(n)) without building a PyValue: only bool, int and float equal an int.
+  if (!numeric(a)) return false;
+  if (a.kind != PyValue::Kind::kFloat) return a.as_int() == n;
+  return a.f == static_cast<double>(n);
+}
+bool py_eq_str(const PyValue& a, const char* s) { return a.kind == PyValue::Kind::kStr && a.str == s; }
 bool py_eq_str(const PyValue& a, const std::string& s) { return a.kind == PyValue::Kind::kStr && a.str == s; }
 
 std::string py_strip(const std::string& s) {
@@ -152,7 +158,8 @@ std::string py_strip(const std::string& s) {
 }
 
 std::string ascii_lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : s)  // ASCII only, as Python's str.lower() on the registered names (no locale call per char)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
 }
 

@@ -86,6 +86,8 @@ const CodeCase kCodeCases[] = {
 
 // Plans that exercise the rules no error case reaches.
 const char* kPlanCases[] = {
+    R"({"flags": {}, "env": {"PL_TRAINER_DEVICES": "2", "PL_TRAINER_ACCELERATOR": "cpu"}})",
+    R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2, "precision": 16}, "env": {"RANK": "1"}})",
     R"({"flags": {"accelerator": "auto"}, "hardware": {"tpu": true}})",
     R"({"flags": {"accelerator": "auto"}, "hardware": {"ipu": true}})",
     R"({"flags": {"accelerator": "auto", "devices": 2}, "hardware": {"hpu": true}})",
@@ -107,6 +109,9 @@ const char* kPlanCases[] = {
     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"checkpoint_io": "TorchCheckpointIO"}}, "plugins": ["TorchCheckpointIO"]}})",
     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cuda:0", "cuda:1"]}}}, "hardware": {"cuda_devices": 2}})",
     R"({"flags": {"accelerator": "gpu", "devices": "[]"}, "hardware": {"cuda_devices": 2}})",
+    R"({"flags": {"accelerator": "cpu"}, "env": {"PL_TRAINER_DEVICES": "2", "SLURM_PROCID": "1"}})",
+    R"({"flags": {"strategy": "DeepSpeedStrategy"}})",
+    R"({"flags": {"precision": 16}, "env": {"LOCAL_RANK": "1"}})",
     R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"BAGUA_SERVICE_PORT": "1"}})",
     R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"KUBERNETES_PORT": "1", "MASTER_ADDR": "a", "MASTER_PORT": "1", "WORLD_SIZE": "2", "RANK": "1"}})",
     R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"LSB_JOBID": "1", "LSB_DJOB_RANKFILE": "f", "JSM_NAMESPACE_LOCAL_RANK": "0", "JSM_NAMESPACE_SIZE": "2", "JSM_NAMESPACE_RANK": "0"}})",

@@ -8,6 +8,7 @@ Reads JSON-lines requests on stdin and answers on stdout (conformance/PROTOCOL.m
 """
 import argparse
 import json
+import linecache
 import logging
 import os
 import re
@@ -86,7 +87,7 @@ class Adapter:
             args.pop(k, None)
         if pmap is not None and "precision" in args:
             args["precision"] = pmap.get(args["precision"], args["precision"])
-        for k, v in list(args.items()):
+        for k, v in sorted(args.items()):  # nested instances are built in argument-name order
             if k == "parallel_devices" and isinstance(v, list):
                 args[k] = [self.ora.torch.device(d) if isinstance(d, str) else d for d in v]
             elif self.is_instance_spec(v) and k in COMPONENT_ARGS:
@@ -122,7 +123,7 @@ class Adapter:
                     kwargs = dict(ora.defaults)
                     kwargs.update(ora.trainer_env_defaults())
                     with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
-                        kwargs.update({k: self.convert(k, v) for k, v in flags.items()})  # not connector notes
+                        kwargs.update({k: self.convert(k, flags[k]) for k in build_order(flags)})  # not notes
                     ora.log_records = notes  # warnings and log records in one list, in emission order
                     kwargs = {ora.renames.get(k, k): v for k, v in kwargs.items()}
                     conn = ora.connector_cls(**kwargs)
@@ -138,10 +139,14 @@ class Adapter:
     # ------------------------------------------------------------------ translation
     def error_of(self, e, flags):
         msg = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
-        inner, tb = [], e.__traceback__
-        while tb is not None:  # the innermost frame inside Lightning's folder
-            if tb.tb_frame.f_code.co_filename.startswith(self.ora.root):
-                inner = [tb.tb_frame.f_code.co_name]
+        inner, tb, conn, line = [], e.__traceback__, None, ""
+        while tb is not None:  # the innermost function inside Lightning's folder (not a comprehension / lambda)
+            code = tb.tb_frame.f_code
+            if code.co_filename.startswith(self.ora.root) and not code.co_name.startswith("<"):
+                inner = [code.co_name]
+                line = linecache.getline(code.co_filename, tb.tb_lineno)
+            if isinstance(tb.tb_frame.f_locals.get("self"), self.ora.connector_cls):
+                conn = tb.tb_frame.f_locals["self"]  # the connector as it was when the error was raised
             tb = tb.tb_next
         code, fields = codes.classify(msg, "err_unmapped", type(e).__name__, inner)
         if code == "err_unmapped":
@@ -150,7 +155,37 @@ class Adapter:
             flag = self.device_flag(flags)
             fields.setdefault("flag", flag)
             fields.setdefault("value", repr(flags.get(flag, self.ora.defaults.get(flag))))
+        else:
+            self.fill_fields(code, fields, flags, conn, line)
         return {"code": code, "fields": fields, "message": msg, "exception": type(e).__name__}
+
+    def fill_fields(self, code, fields, flags, conn, line):
+        """Fields the message does not carry but the code's template names (reference/tables/diagnostics.def):
+        flag values as Lightning held them when it failed (Python repr; instances as `Cls()`), or the
+        environment variable the failing source line reads."""
+        def state(attr, flag, default=None):
+            if conn is not None and getattr(conn, attr, None) is not None:
+                return pyrepr(getattr(conn, attr))
+            return pyrepr(flags.get(flag, default), spec=True)
+
+        fillers = {
+            "accelerator": lambda: state("_accelerator_flag", "accelerator"),
+            "precision": lambda: (pyrepr(conn._precision_flag) if conn is not None and hasattr(conn, "_precision_flag")
+                                  and (conn._precision_flag is not None or "precision" in flags)
+                                  else pyrepr(flags.get("precision", 32), spec=True)),
+            "amp_backend": lambda: pyrepr(flags.get("amp_backend", "native"), spec=True),
+            "amp_level": lambda: pyrepr(flags.get("amp_level"), spec=True),
+            "strategy": lambda: state("_strategy_flag", "strategy"),
+            "num_nodes": lambda: state("_num_nodes_flag", "num_nodes", 1),
+            "deterministic": lambda: pyrepr(flags.get("deterministic"), spec=True),
+            "value": lambda: pyrepr(flags.get(fields.get("flag")), spec=True) if "flag" in fields else None,
+            "variable": lambda: (ENV_READ.search(line) or [None, None])[1],
+        }
+        for name in list(TEMPLATE_FIELDS.get(code, ())) + EXTRA_FIELDS.get(code, []):
+            if name not in fields and name in fillers:
+                v = fillers[name]()
+                if v is not None:
+                    fields[name] = v
 
     def device_flag(self, flags):
         """The flag whose value reached the device parser (1.6 legacy flags win, A4.6)."""
@@ -177,12 +212,18 @@ class Adapter:
         torch, ora = self.ora.torch, self.ora
         acc, strat = c.accelerator, c.strategy
         acc_name = ora.accelerator_names.get(type(acc))
-        dev_type = {"tpu": "xla", "ipu": "ipu", "hpu": "hpu"}.get(acc_name, "cpu")
         env = c.cluster_environment
         flag = c._strategy_flag
         family = strategy_family(strat)
         name = flag if isinstance(flag, str) else family
-        params = ora.strategy_init_params(flag) if isinstance(flag, str) else self.params.get(id(strat), {})
+        if isinstance(flag, str):
+            params = ora.strategy_init_params(flag)
+        elif id(strat) in self.params:  # an instance from the case: the arguments the case gave
+            params = self.params[id(strat)]
+        else:  # built by the connector (A6.1): only the single-device strategies get an argument, `device`
+            params = {}
+        if "Single" in type(strat).__name__ and "device" not in (params or {}):  # SingleDevice/TPU/HPU: their device
+            params = dict(params or {}, device=safe(lambda: str(strat.root_device)))
         launcher = strat.launcher
         prec = c.precision_plugin
         backend = getattr(prec, "backend", None)
@@ -190,7 +231,7 @@ class Adapter:
             "accelerator": acc_name,
             "accelerator_class": type(acc).__name__,
             "devices": jsonable(c._devices_flag),
-            "parallel_devices": [str(d) if not isinstance(d, int) else f"{dev_type}:{d}" for d in c._parallel_devices],
+            "parallel_devices": [str(d) for d in c._parallel_devices],  # 1.6 TPU/IPU keep ints: "0", "1", ...
             "num_nodes": c._num_nodes_flag,
             "num_processes": safe(lambda: strat.num_processes, 1),
             "cluster_environment": {
@@ -201,7 +242,7 @@ class Adapter:
             },
             "strategy": {"name": name, "class": type(strat).__name__,
                          "family": family,
-                         "params": jsonable(params or {}), "root_device": safe(lambda: str(strat.root_device))},
+                         "params": jsonable(params or {}), "root_device": safe(lambda: None if strat.root_device is None else str(strat.root_device))},
             "launcher": {
                 "kind": LAUNCHER_KINDS.get(type(launcher).__name__, type(launcher).__name__) if launcher else None,
                 "start_method": getattr(launcher, "_start_method", None) if launcher else None,
@@ -215,7 +256,8 @@ class Adapter:
                 "device": getattr(prec, "device", None),
             },
             "checkpoint_io": type(strat.checkpoint_io).__name__,
-            "layer_sync": type(c._layer_sync).__name__ if getattr(c, "_layer_sync", None) is not None else None,
+            # the layer sync the strategy got (_lazy_init_strategy pushes it only to strategies that have one)
+            "layer_sync": type(strat._layer_sync).__name__ if getattr(strat, "_layer_sync", None) is not None else None,
             "is_distributed": safe(lambda: bool(c.is_distributed)),
             "determinism": {
                 "use_deterministic_algorithms": torch.are_deterministic_algorithms_enabled(),
@@ -226,6 +268,50 @@ class Adapter:
                         if k in ("CUBLAS_WORKSPACE_CONFIG", "HOROVOD_FUSION_THRESHOLD") and k in os.environ},
             },
         }
+
+
+# the order in which user code builds the instances of a case (a JSON object has no order): accelerator,
+# strategy, plugins (in list order); the reference checks instance constructors in the same order
+BUILD_ORDER = ("accelerator", "strategy", "plugins")
+
+
+def build_order(flags):
+    return [k for k in BUILD_ORDER if k in flags] + [k for k in flags if k not in BUILD_ORDER]
+
+
+ENV_READ = re.compile(r"environ(?:\.get)?\s*[\[(]\s*[\"'](\w+)[\"']")  # os.environ["X"] / .get("X")
+CLASS_SPEC = CLASS_NAME
+
+
+def _template_fields():
+    """code -> the field names its message template uses (reference/tables/diagnostics.def, when present)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "reference", "tables",
+                        "diagnostics.def")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return {}
+    return {m.group(1): re.findall(r"\{(\w+)\}", m.group(2))
+            for m in re.finditer(r'ACCORD_DIAG\(\w+, "(\w+)", \w+, \w+, "(.*)"\)', text)}
+
+
+TEMPLATE_FIELDS = _template_fields()
+# flag fields a code carries although its message template quotes the value literally
+EXTRA_FIELDS = {"err_tpu_precision_64": ["precision"], "err_bf16_requires_native": ["precision"]}
+
+
+def pyrepr(v, spec=False):
+    """Python repr of a flag value; instances (or, with spec, their case spelling) are written `Cls()`."""
+    if spec and isinstance(v, dict) and "class" in v:
+        return f"{v['class']}()"
+    if spec and isinstance(v, str) and CLASS_SPEC.match(v):
+        return f"{v}()"
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return repr(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(pyrepr(x, spec) for x in v) + "]"
+    return f"{type(v).__name__}()"
 
 
 def strategy_family(strat):
@@ -264,8 +350,13 @@ def capabilities(major):
     else:
         accs = ["cpu", "gpu", "cuda", "mps", "tpu"]
     pkgs = sorted(oracle_mod.FAKEABLE_PACKAGES[major])
-    return ([f"accelerator:{a}" for a in accs] + [f"flag:{f}" for f in flags] + [f"package:{p}" for p in pkgs]
-            + ["env", "interactive", "instances", "oracle"])
+    envs = ["slurm", "torchelastic", "kubeflow", "lsf"] + (["bagua"] if major == "1.6" else [])
+    hardware = ["no_fork", "no_distributed"] + (["gpu_busy"] if major == "1.6" else ["mps"])
+    if major == "1.6":
+        flags.append("legacy_devices")
+    return ([f"accelerator:{a}" for a in accs] + [f"flag:{f}" for f in flags + ["instances"]]
+            + [f"package:{p}" for p in pkgs] + [f"env:{e}" for e in envs] + [f"hardware:{h}" for h in hardware]
+            + ["env", "interactive", "instances", "determinism", "oracle"])
 
 
 def serve(major, inp, out):

@@ -30,6 +30,8 @@ TABLE = [
      "err_auto_select_gpus_too_many"),  # E52
     (r"^No GPUs available\.", "err_auto_select_gpus_none_free"),  # D4
     (r"'NoneType' object is not iterable", "err_gpu_devices_none", {"where": r"get_parallel_devices"}),  # E50
+    (r"'\w+' object cannot be interpreted as an integer", "err_devices_type",
+     {"where": r"get_parallel_devices"}),  # A4.4: IPU devices go to range() unparsed ("-1", [0], 1.5)
     (r"invalid literal for int\(\) with base 10", "err_num_nodes_invalid",
      {"where": r"_check_device_config_and_set_final_flags"}),  # int(num_nodes)
     (r"int\(\) argument must be", "err_num_nodes_invalid", {"where": r"_check_device_config_and_set_final_flags"}),
@@ -40,8 +42,8 @@ TABLE = [
     (r"Incompatible values set in `strategy` and `accelerator` arguments.*?"
      r"Received both strategy=(?P<strategy>.*) and accelerator=(?P<accelerator>.*)",
      "err_strategy_accelerator_conflict"),  # E9
-    (r"strategy (?P<strategy>\S+) already set through `strategy` flag, but have also passed (?P<accelerator>\S+) "
-     r"in through the accelerator flag", "err_strategy_accelerator_conflict"),  # E10
+    (r"strategy (?P<strategy>.*?) already set through `strategy` flag, but have also passed (?P<accelerator>.*?) "
+     r"in through the accelerator flag", "err_strategy_accelerator_conflict"),  # E10 (the strategy may be '' or a repr)
     (r"You have passed `Trainer\(strategy=(?P<strategy>.*?)\)` and you can only specify one strategy, "
      r"but you have passed (?P<plugin>.*) as a plugin", "err_strategy_in_plugins"),  # E11
     (r"Precision (?P<precision>.*?) is invalid\. Allowed precision values: (?P<allowed>\(.*?\))",
@@ -64,13 +66,19 @@ TABLE = [
      r"(?P<allowed>.*)\.", "err_accelerator_unknown"),  # E24
     (r"You selected an invalid accelerator name: `accelerator=(?P<accelerator>.*?)`\. "
      r"Available names are: (?P<allowed>.*?)\.$", "err_accelerator_unknown"),  # P2
-    (r"'(?P<strategy>.*?)' not found in registry\. Available names: (?P<allowed>.*)", "err_strategy_unknown",
+    (r"(?P<strategy>'.*?') not found in registry\. Available names: (?P<allowed>.*)", "err_strategy_unknown",
      {"type": "KeyError"}),  # E31
     (r"You selected an invalid strategy name: `strategy=(?P<strategy>'.*?')`", "err_strategy_unknown"),  # P1
     (r"You selected an invalid strategy name: `strategy=(?P<strategy>.*?)`\. It must", "err_strategy_invalid_type"),
     (r"'AcceleratorConnector' object has no attribute 'strategy'", "err_strategy_invalid_type"),  # E32
     (r"`num_nodes` must be a positive integer, but got (?P<num_nodes>.*?)\.$", "err_num_nodes_invalid"),  # P16
     (r"deterministic_algorithms\(\): argument", "err_deterministic_invalid"),  # torch rejects a non-bool (1.6 "warn")
+    (r"set_benchmark_cudnn expects a bool", "err_flag_type", {"fields": {"flag": "benchmark"}}),  # cudnn.benchmark
+    (r".*", "err_value_out_of_range", {"type": "MemoryError"}),  # a device list too long to build
+    (r"cannot fit 'int' into an index-sized integer|int too large to convert", "err_value_out_of_range",
+     {"type": "OverflowError"}),
+    (r"name 'hvd' is not defined", "err_package_missing",
+     {"type": "NameError", "fields": {"package": "horovod", "component": "HorovodStrategy"}}),  # HorovodStrategy()
     (r"'NoneType' object has no attribute '(lower|value)'", "err_amp_backend_invalid",
      {"where": r"from_str|_check_and_init_precision|_validate_precision_choice"}),  # A15.3 erratum, E38 quirk
     # ---- accelerator / strategy state (E25, E28-E33, E47-E49, P15, P18, P21-P24, P30, P31)

@@ -133,7 +133,51 @@ class Lightning16(AdapterBase, unittest.TestCase):
         return [resolve(8, DDP_CPU_2),
                 resolve(9, {"flags": {"strategy": "dp", "accelerator": "cpu"}}),
                 resolve(10, {"flags": {"gpus": 1}}),
-                resolve(11, {"flags": {"strategy": "ddp"}, "interactive": True})]
+                resolve(11, {"flags": {"strategy": "ddp"}, "interactive": True}),
+                resolve(12, {"flags": {"strategy": "IPUStrategy", "accelerator": "dp"}}),
+                resolve(13, {"flags": {"strategy": "", "accelerator": "ddp"}}),
+                resolve(14, {"flags": {"accelerator": "ipu", "devices": "-1"}, "hardware": {"ipu": True}}),
+                resolve(15, {"flags": {"accelerator": "tpu", "devices": 2}, "hardware": {"tpu": True}}),
+                resolve(16, {"flags": {"precision": "16", "accelerator": "gpu"}, "hardware": {"cuda_devices": 1}}),
+                resolve(17, {"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2},
+                             "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "x", "SLURM_LOCALID": "0",
+                                     "SLURM_NODEID": "0"}}),
+                resolve(18, {"flags": {"devices": 1, "sync_batchnorm": True}}),
+                resolve(19, {"flags": {"strategy": "dp", "accelerator": "cpu"}, "env": {"RANK": "1"}})]
+
+    def test_handshake_declares_corpus_capabilities(self):
+        caps = set(self.session[0]["implementation"]["capabilities"])
+        self.assertLessEqual({"env:slurm", "env:lsf", "flag:instances", "flag:legacy_devices", "hardware:gpu_busy",
+                              "determinism"}, caps)
+        self.assertNotIn("package:deepspeed", caps)
+
+    def test_instance_constructor_error_comes_first(self):  # IPUStrategy() raises in user code
+        self.assertEqual("err_strategy_needs_hardware", self.reply(12)["outcome"]["error"]["code"])
+
+    def test_conflict_with_an_empty_strategy_name(self):  # "strategy  already set ..." (two spaces)
+        err = self.reply(13)["outcome"]["error"]
+        self.assertEqual("err_strategy_accelerator_conflict", err["code"])
+        self.assertEqual("", err["fields"]["strategy"])
+
+    def test_ipu_devices_string_is_a_type_error(self):  # range("-1") in IPUAccelerator.get_parallel_devices
+        self.assertEqual("err_devices_type", self.reply(14)["outcome"]["error"]["code"])
+
+    def test_tpu_parser_error_names_the_devices_flag(self):
+        err = self.reply(15)["outcome"]["error"]
+        self.assertEqual(("err_tpu_cores_invalid", "devices"), (err["code"], err["fields"]["flag"]))
+
+    def test_fields_filled_from_the_connector(self):
+        err = self.reply(16)["outcome"]["error"]
+        self.assertEqual(("err_precision_unset", "'16'"), (err["code"], err["fields"].get("precision")))
+        err = self.reply(17)["outcome"]["error"]
+        self.assertEqual(("err_env_invalid", "SLURM_PROCID"), (err["code"], err["fields"].get("variable")))
+
+    def test_layer_sync_only_for_strategies_that_take_it(self):
+        self.assertIsNone(self.reply(18)["outcome"]["plan"]["layer_sync"])
+
+    def test_rank_zero_messages_are_gated(self):
+        out = self.reply(19)["outcome"]
+        self.assertEqual(("ddp", []), (out["plan"]["strategy"]["name"], out["diagnostics"]))
 
     def test_dp_on_cpu_falls_back_with_warning(self):
         out = self.reply(9)["outcome"]

@@ -1,5 +1,6 @@
 // commands.cc: the `probe`, `launch` and hidden `launch-worker` subcommands (CLI11).
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -73,7 +74,13 @@ void add_launch(CLI::App& app) {
     const json report = plan ? launch(*plan, args->options) : json{{"status", "error"}, {"started", 0}, {"error", error}};
     if (!args->output.empty()) live::write_json_file(args->output, report);
     print(report, args->compact);
-    if (report.value("status", "") != "ok") throw CLI::RuntimeError(1);
+    const int rc = report.value("status", "") == "ok" ? 0 : 1;
+    if (report.value("backend", "") != "gloo" && report.value("started", 0) > 0 &&
+        (report.value("mode", "") == "in_process" || report.value("mode", "") == "external")) {
+      std::fflush(nullptr);
+      std::_Exit(rc);  // this process holds a NCCL communicator that is never torn down
+    }
+    if (rc != 0) throw CLI::RuntimeError(rc);
   });
 }
 
@@ -82,6 +89,7 @@ struct WorkerArgs {
   std::string report;
   std::string backend = "gloo";
   double timeout_s = 60;
+  double deadline = 0;
   int rank = -1;
 };
 
@@ -94,13 +102,16 @@ void add_worker(CLI::App& app) {
   cmd->add_option("--backend", args->backend, "gloo, nccl or nccl-direct");
   cmd->add_option("--timeout", args->timeout_s, "Seconds for each wait");
   cmd->add_option("--rank", args->rank, "Process index (spawn launchers)");
+  cmd->add_option("--deadline", args->deadline, "Seconds since the epoch by which all waits end");
   cmd->callback([args] {
     json report;
     json error;
     if (const std::optional<json> plan = read_plan(args->plan, error)) {
       try {
-        live::WorkerConfig config{*plan, live::parse_backend(args->backend), args->timeout_s, std::nullopt, std::nullopt};
+        live::WorkerConfig config{*plan, live::parse_backend(args->backend), args->timeout_s, std::nullopt,
+                                  std::nullopt, std::nullopt};
         if (args->rank >= 0) config.spawn_index = args->rank;
+        if (args->deadline > 0) config.deadline = args->deadline;
         report = live::run_worker(config);
       } catch (const live::LiveFailure& f) {
         report = {{"status", "error"}, {"error", to_json(f.error())}};
@@ -110,7 +121,9 @@ void add_worker(CLI::App& app) {
     }
     if (!args->report.empty()) live::write_json_file(args->report, report);
     print(report, true);
-    if (report.value("status", "") != "ok") throw CLI::RuntimeError(1);
+    // The report is out; skip static destructors, which can race with NCCL/gloo threads.
+    std::fflush(nullptr);
+    std::_Exit(report.value("status", "") == "ok" ? 0 : 1);
   });
 }
 

@@ -86,29 +86,30 @@ json run_put(const std::string& device, bool accumulate, bool required) {
               {"required", required},
               {"expected", expected_alert()}};
   CapturingHandler handler;
-  std::string observed;
+  std::string observed = "error";
   std::string message;
   try {
     const at::Device dev(device);
-    const at::Tensor target = at::zeros({4}, at::TensorOptions().device(dev));
+    at::Tensor target = at::zeros({4}, at::TensorOptions().device(dev));
     const at::Tensor index = at::zeros({2}, at::TensorOptions().dtype(at::kLong).device(dev));
     const at::Tensor source = at::ones({2}, at::TensorOptions().device(dev));
     HandlerGuard guard(&handler);
-    at::Tensor t = target;
-    t.put_(index, source, accumulate);
-    observed = "silent";
-    for (const std::string& m : handler.messages) {
-      if (m.find("deterministic") == std::string::npos) continue;  // some other warning
-      observed = "warned";
-      message = m;
-      break;
+    try {
+      target.put_(index, source, accumulate);
+      observed = "silent";
+    } catch (const c10::Error& e) {
+      message = e.what_without_backtrace();
+      if (message.find("deterministic") != std::string::npos) observed = "raised";
     }
-  } catch (const c10::Error& e) {
-    observed = "raised";
+  } catch (const c10::Error& e) {  // the device or the tensors could not be set up
     message = e.what_without_backtrace();
   } catch (const std::exception& e) {
-    observed = "error";
     message = e.what();
+  }
+  for (const std::string& m : handler.messages) {
+    if (observed != "silent" || m.find("deterministic") == std::string::npos) continue;  // other warnings
+    observed = "warned";
+    message = m;
   }
   row["observed"] = observed;
   row["message"] = message;

@@ -41,7 +41,7 @@ ChildSpec child_for(const Slot& s, const json& plan, const LaunchSpec& spec, Bac
     c.env["LOCAL_RANK"] = std::to_string(s.local);
   }
   if (spec.mode == LaunchMode::kFork) {
-    WorkerConfig config{plan, backend, options.timeout_s, s.local, std::nullopt};
+    WorkerConfig config{plan, backend, options.timeout_s, where.deadline, s.local, std::nullopt};
     c.body = [config, report] {
       const json r = run_worker(config);
       write_json_file(report, r);
@@ -53,7 +53,8 @@ ChildSpec child_for(const Slot& s, const json& plan, const LaunchSpec& spec, Bac
                                           : options.worker_command;
   for (const std::string& a : {std::string("--plan"), dir.file("plan.json"), std::string("--report"), report,
                                std::string("--timeout"), number(options.timeout_s), std::string("--backend"),
-                               std::string(backend_name(backend))}) {
+                               std::string(backend_name(backend)), std::string("--deadline"),
+                               std::to_string(where.deadline)}) {
     c.argv.push_back(a);
   }
   if (spec.mode == LaunchMode::kSpawn) {
@@ -73,32 +74,46 @@ json rank_entry(const Slot& s, const ChildResult& r, const ScratchDir& dir) {
   return e;
 }
 
-// The root cause: the earliest rank that failed by itself (its own report, else how it ended),
-// then the first rank that ran into the deadline. Ranks killed because another failed are skipped.
+// What went wrong with one rank: its own report's error, else how its process ended.
+// `culprit` names the rank whose failure got this one stopped.
+std::optional<LiveError> rank_error(const Slot& s, const ChildResult& r, const json& report, double timeout_s,
+                                    const std::string& culprit) {
+  const std::string rank = std::to_string(s.rank);
+  const std::string pid = std::to_string(r.pid);
+  if (!r.start_error.empty()) return LiveError{LiveCode::kWorkerStartFailed, {{"rank", rank}, {"detail", r.start_error}}};
+  if (report.is_object() && report.value("status", "") == "error") return error_from_json(report.value("error", json()));
+  if (r.aborted) return LiveError{LiveCode::kWorkerAborted, {{"rank", rank}, {"pid", pid}, {"culprit", culprit}}};
+  if (r.timed_out) return LiveError{LiveCode::kWorkerTimeout, {{"rank", rank}, {"pid", pid}, {"timeout_s", number(timeout_s)}}};
+  if (!r.ok() || !report.is_object()) {
+    return LiveError{LiveCode::kWorkerCrashed, {{"rank", rank}, {"pid", pid}, {"how", describe_end(r)}}};
+  }
+  return std::nullopt;
+}
+
+// Gives every failed rank its error and returns the root cause: the earliest rank that failed by
+// itself, else the first that ran into the deadline. Ranks stopped because of it are "aborted".
 std::optional<LiveError> verdict(const std::vector<Slot>& slots, const std::vector<ChildResult>& results,
-                                 const json& ranks, double timeout_s) {
+                                 json& ranks, double timeout_s) {
   std::vector<std::size_t> order(results.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return results[a].ended_s < results[b].ended_s; });
+  std::optional<std::size_t> root;
   for (std::size_t i : order) {
-    const ChildResult& r = results[i];
-    const json& rep = ranks[i]["report"];
-    const std::string rank = std::to_string(slots[i].rank);
-    if (!r.start_error.empty()) return LiveError{LiveCode::kWorkerStartFailed, {{"rank", rank}, {"detail", r.start_error}}};
-    if (r.timed_out || r.aborted) continue;
-    if (rep.is_object() && rep.value("status", "") == "error") return error_from_json(rep.value("error", json()));
-    if (!r.ok() || !rep.is_object()) {
-      return LiveError{LiveCode::kWorkerCrashed, {{"rank", rank}, {"pid", std::to_string(r.pid)}, {"how", describe_end(r)}}};
+    const bool stopped = results[i].aborted || results[i].timed_out;
+    if (!stopped && rank_error(slots[i], results[i], ranks[i]["report"], timeout_s, "")) {
+      root = i;
+      break;
     }
   }
   for (std::size_t i : order) {
-    if (results[i].timed_out) {
-      return LiveError{LiveCode::kWorkerTimeout, {{"rank", std::to_string(slots[i].rank)},
-                                                  {"pid", std::to_string(results[i].pid)},
-                                                  {"timeout_s", number(timeout_s)}}};
-    }
+    if (!root && results[i].timed_out) root = i;
   }
-  return std::nullopt;
+  const std::string culprit = root ? std::to_string(slots[*root].rank) : "?";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (auto e = rank_error(slots[i], results[i], ranks[i]["report"], timeout_s, culprit)) ranks[i]["error"] = to_json(*e);
+  }
+  if (!root) return std::nullopt;
+  return rank_error(slots[*root], results[*root], ranks[*root]["report"], timeout_s, culprit);
 }
 
 }  // namespace
@@ -118,8 +133,9 @@ json run_launched(const json& plan, const LaunchSpec& spec, Backend backend, con
       children.push_back(child_for(slots.back(), plan, spec, backend, where, options, dir));
     }
   }
-  // Workers time out by themselves after timeout_s; the supervisor's deadline is the backstop.
-  const double slack = std::clamp(options.timeout_s * 0.25, 1.0, 10.0);
+  // Workers end their waits by the deadline and report; the supervisor's kill comes `slack`
+  // later, as a backstop that also covers a slow start (loading LibTorch takes seconds).
+  const double slack = std::clamp(options.timeout_s * 0.25, 5.0, 30.0);
   const std::vector<ChildResult> results = run_children(children, {options.timeout_s + slack, 2.0});
   json ranks = json::array();
   int started = 0;
@@ -127,11 +143,9 @@ json run_launched(const json& plan, const LaunchSpec& spec, Backend backend, con
     ranks.push_back(rank_entry(slots[i], results[i], dir));
     started += results[i].start_error.empty() ? 1 : 0;
   }
-  json out = {{"status", "ok"}, {"started", started}, {"ranks", ranks}};
-  if (auto error = verdict(slots, results, ranks, options.timeout_s)) {
-    out["status"] = "error";
-    out["error"] = to_json(*error);
-  }
+  const std::optional<LiveError> error = verdict(slots, results, ranks, options.timeout_s);
+  json out = {{"status", error ? "error" : "ok"}, {"started", started}, {"ranks", ranks}};
+  if (error) out["error"] = to_json(*error);
   if (options.keep_files) {
     dir.keep();
     out["files"] = dir.path();

@@ -13,6 +13,7 @@ namespace accord::conformance::live {
 struct Rendezvous {
   std::string master_addr;
   int master_port = 0;
+  double deadline = 0;  ///< seconds since the epoch by which every worker's waits end
 };
 
 /// Starts `spec.num_nodes x spec.procs_per_node` workers (re-executed, fork+exec'd or forked

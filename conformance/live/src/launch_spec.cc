@@ -27,6 +27,12 @@ std::string string_or(const json& obj, const char* key, const std::string& fallb
   return obj.at(key).get<std::string>();
 }
 
+bool bool_or(const json& obj, const char* key, bool fallback) {
+  if (!obj.is_object() || !obj.contains(key) || obj.at(key).is_null()) return fallback;
+  if (!obj.at(key).is_boolean()) invalid(std::string("`") + key + "` must be a bool, got " + obj.at(key).dump());
+  return obj.at(key).get<bool>();
+}
+
 LaunchMode mode_for(const std::string& kind, const std::string& start_method, bool external) {
   if (external) return LaunchMode::kExternal;  // Lightning's launchers skip spawning here too
   if (kind == "none") return LaunchMode::kInProcess;
@@ -89,8 +95,9 @@ const json& plan_of(const json& plan_or_outcome) {
   if (!plan_or_outcome.is_object()) invalid("expected a JSON object (a plan or an outcome)");
   if (!plan_or_outcome.contains("status")) return plan_or_outcome;
   if (plan_or_outcome.at("status") != "ok") {
-    const json& err = plan_or_outcome.value("error", json::object());
-    fail(LiveCode::kPlanNotOk, {{"code", err.is_object() ? err.value("code", std::string("?")) : "?"}});
+    const json err = plan_or_outcome.value("error", json::object());
+    const bool named = err.is_object() && err.contains("code") && err.at("code").is_string();
+    fail(LiveCode::kPlanNotOk, {{"code", named ? err.at("code").get<std::string>() : "?"}});
   }
   if (!plan_or_outcome.contains("plan") || !plan_or_outcome.at("plan").is_object()) invalid("the outcome has no `plan`");
   return plan_or_outcome.at("plan");
@@ -101,21 +108,21 @@ LaunchSpec read_launch_spec(const json& plan_or_outcome) {
   LaunchSpec spec;
   const json env = plan.value("cluster_environment", json::object());
   const json launcher = plan.value("launcher", json());
-  const bool external = env.is_object() && env.value("creates_processes_externally", false);
+  const bool external = bool_or(env, "creates_processes_externally", false);
   spec.launcher = string_or(launcher, "kind", "none");
   spec.env_class = string_or(env, "class", "LightningEnvironment");
   spec.accelerator = string_or(plan, "accelerator", "cpu");
   spec.mode = mode_for(spec.launcher, string_or(launcher, "start_method", ""), external);
   spec.num_nodes = positive_int(plan, "num_nodes", 1);
   const int processes = positive_int(plan, "num_processes", 1);
+  const bool in_process = spec.mode == LaunchMode::kInProcess;
+  const bool starts_ranks = !in_process && spec.mode != LaunchMode::kExternal;
   const int env_world = env.is_object() && env.contains("world_size") && env.at("world_size").is_number_integer()
-                            ? env.at("world_size").get<int>() : spec.num_nodes * processes;
-  const bool starts_ranks = spec.mode != LaunchMode::kInProcess && spec.mode != LaunchMode::kExternal;
+                            ? env.at("world_size").get<int>() : (in_process ? 1 : spec.num_nodes * processes);
   spec.procs_per_node = starts_ranks ? processes : 1;
   spec.world_size = spec.mode == LaunchMode::kExternal ? env_world : starts_ranks ? spec.num_nodes * processes : 1;
-  if (spec.mode == LaunchMode::kInProcess && spec.num_nodes * processes != 1) {
-    invalid("no launcher, but " + std::to_string(spec.num_nodes * processes) + " processes");
-  }
+  // Without a launcher one process drives every device (DataParallel: num_processes counts devices).
+  if (in_process && env_world != 1) invalid("no launcher, but world size " + std::to_string(env_world));
   if (starts_ranks && env_world != spec.world_size) {
     invalid("cluster_environment.world_size " + std::to_string(env_world) + " != num_nodes x num_processes " +
             std::to_string(spec.world_size));

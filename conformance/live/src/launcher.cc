@@ -16,25 +16,33 @@ namespace accord::conformance {
 namespace {
 
 using nlohmann::json;
-using namespace live;
+using live::Backend;
+using live::Environ;
+using live::LaunchMode;
+using live::LaunchSpec;
+using live::LiveCode;
+using live::LiveError;
+using live::LiveFailure;
+using live::RankInfo;
+using live::WorkerConfig;
 
 // MASTER_PORT for runs whose launcher owns the port: --port, then MASTER_PORT, then a free one.
 int owned_port(const LaunchOptions& options) {
   int port = options.port;
   if (port <= 0) {
-    Environ env = current_environ();
+    Environ env = live::current_environ();
     for (const auto& [k, v] : options.env) env[k] = v;
-    port = env.count("MASTER_PORT") != 0 ? env_int(env, "MASTER_PORT") : pick_free_port();
+    port = env.count("MASTER_PORT") != 0 ? live::env_int(env, "MASTER_PORT") : live::pick_free_port();
   }
-  if (port <= 0 || port > 65535) fail(LiveCode::kPlanInvalid, {{"reason", "no usable MASTER_PORT"}});
-  if (port_in_use(port)) fail(LiveCode::kPortInUse, {{"port", std::to_string(port)}, {"address", "0.0.0.0"}});
+  if (port <= 0 || port > 65535) live::fail(LiveCode::kPlanInvalid, {{"reason", "no usable MASTER_PORT"}});
+  if (live::port_in_use(port)) live::fail(LiveCode::kPortInUse, {{"port", std::to_string(port)}, {"address", "0.0.0.0"}});
   return port;
 }
 
 // One rank in this process (no launcher, or the cluster created this process).
 json run_here(const json& plan, const LaunchSpec& spec, Backend backend, const LaunchOptions& options) {
   for (const auto& [k, v] : options.env) setenv(k.c_str(), v.c_str(), 1);
-  WorkerConfig config{plan, backend, options.timeout_s, std::nullopt, std::nullopt};
+  WorkerConfig config{plan, backend, options.timeout_s, std::nullopt, std::nullopt, std::nullopt};
   if (spec.mode == LaunchMode::kInProcess) {
     RankInfo me;
     me.master_addr = options.master_addr;
@@ -42,7 +50,7 @@ json run_here(const json& plan, const LaunchSpec& spec, Backend backend, const L
     me.source = "in_process";
     config.identity = me;
   }
-  json report = run_worker(config);
+  json report = live::run_worker(config);
   json out = {{"status", report["status"]},
               {"started", 1},
               {"ranks", json::array({{{"rank", report.value("rank", 0)}, {"pid", static_cast<int>(getpid())},
@@ -52,10 +60,10 @@ json run_here(const json& plan, const LaunchSpec& spec, Backend backend, const L
 }
 
 json describe(const LaunchSpec& spec, Backend backend) {
-  return {{"mode", std::string(mode_name(spec.mode))},
+  return {{"mode", std::string(live::mode_name(spec.mode))},
           {"launcher", spec.launcher},
           {"cluster_environment", spec.env_class},
-          {"backend", std::string(backend_name(backend))},
+          {"backend", std::string(live::backend_name(backend))},
           {"world_size", spec.world_size},
           {"num_nodes", spec.num_nodes},
           {"devices", spec.devices}};
@@ -67,22 +75,23 @@ json launch(const json& plan, const LaunchOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   json report = {{"status", "error"}, {"started", 0}};
   try {
-    const LaunchSpec spec = read_launch_spec(plan);
+    const LaunchSpec spec = live::read_launch_spec(plan);
     const HardwareProbe hw = options.hardware ? *options.hardware : probe_hardware();
-    const Backend backend = choose_backend(spec, options.backend, hw);
-    check_against_machine(spec, backend, hw);
+    const Backend backend = live::choose_backend(spec, options.backend, hw);
+    live::check_against_machine(spec, backend, hw);
     report.update(describe(spec, backend));
     if (spec.mode == LaunchMode::kInProcess || spec.mode == LaunchMode::kExternal) {
       report.update(run_here(plan, spec, backend, options));
     } else {
-      const Rendezvous where{options.master_addr, owned_port(options)};
+      const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+      const live::Rendezvous where{options.master_addr, owned_port(options), now + options.timeout_s};
       report["master"] = where.master_addr + ":" + std::to_string(where.master_port);
-      report.update(run_launched(plan, spec, backend, where, options));
+      report.update(live::run_launched(plan, spec, backend, where, options));
     }
   } catch (const LiveFailure& f) {
-    report["error"] = to_json(f.error());
+    report["error"] = live::to_json(f.error());
   } catch (const std::exception& e) {
-    report["error"] = to_json(LiveError{LiveCode::kInternal, {{"detail", e.what()}}});
+    report["error"] = live::to_json(LiveError{LiveCode::kInternal, {{"detail", e.what()}}});
   }
   report["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;

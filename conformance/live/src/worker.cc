@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -65,6 +66,13 @@ std::optional<LiveError> determinism_step(const LaunchSpec& spec, const std::str
   return LiveError{LiveCode::kDeterminismMismatch, {{"rank", std::to_string(rank)}, {"detail", detail}}};
 }
 
+// Waits end by the launcher's deadline, so a rank reports its own timeout before it is killed.
+double effective_timeout(const WorkerConfig& config) {
+  if (!config.deadline) return config.timeout_s;
+  const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::min(config.timeout_s, std::max(0.5, *config.deadline - now));
+}
+
 }  // namespace
 
 void inject_fault_if_asked(int global_rank) {
@@ -72,7 +80,8 @@ void inject_fault_if_asked(int global_rank) {
   if (fault == nullptr) return;
   const std::string text(fault);
   const std::size_t colon = text.find(':');
-  if (colon == std::string::npos || text.substr(0, colon) != std::to_string(global_rank)) return;
+  const std::string who = colon == std::string::npos ? "" : text.substr(0, colon);
+  if (who != "*" && who != std::to_string(global_rank)) return;
   const std::string kind = text.substr(colon + 1);
   if (kind == "crash") std::abort();
   if (kind == "exit") std::_Exit(3);
@@ -94,7 +103,7 @@ json run_worker(const WorkerConfig& config) {
     inject_fault_if_asked(who.global_rank);
     error = determinism_step(spec, device, who.global_rank, report);
     // The collective runs even after a determinism failure, so the other ranks are not left waiting.
-    report["collective"] = run_collective(CollectiveSpec{who, device, config.backend, config.timeout_s});
+    report["collective"] = run_collective(CollectiveSpec{who, device, config.backend, effective_timeout(config)});
   } catch (const LiveFailure& f) {
     error = f.error();
   } catch (const std::exception& e) {

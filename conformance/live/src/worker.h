@@ -16,6 +16,7 @@ struct WorkerConfig {
   nlohmann::json plan;                 ///< the plan (or outcome) being run
   Backend backend = Backend::kGloo;    ///< chosen by the launcher
   double timeout_s = 60;               ///< for each wait inside the rank
+  std::optional<double> deadline;      ///< launcher's deadline (seconds since the epoch); waits end by then
   std::optional<int> spawn_index;      ///< spawn/fork launchers: the process index (`--rank`)
   std::optional<RankInfo> identity;    ///< in-process runs: given directly, no environment read
 };
@@ -26,8 +27,8 @@ struct WorkerConfig {
 /// environment's variables when it creates processes, else the launcher's). Never throws.
 [[nodiscard]] nlohmann::json run_worker(const WorkerConfig& config);
 
-/// Test hook: ACCORD_LIVE_FAULT="<rank>:<crash|exit|hang>" makes that rank abort, exit 3, or
-/// sleep forever before the rendezvous, so tests can check how the launcher reports it.
+/// Test hook: ACCORD_LIVE_FAULT="<rank|*>:<crash|exit|hang>" makes that rank (or every rank)
+/// abort, exit 3, or sleep forever before the rendezvous, so tests can check the launcher's report.
 void inject_fault_if_asked(int global_rank);
 
 }  // namespace accord::conformance::live

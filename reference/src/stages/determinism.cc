@@ -3,21 +3,23 @@
 
 namespace accord::reference::detail {
 
+// PL 1.6.5 AcceleratorConnector.__init__ order: W1, then cudnn.benchmark is written (torch rejects a non-bool),
+// then use_deterministic_algorithms(deterministic) (torch rejects a non-bool).
 bool check_determinism_flags(Ctx& c) {
   const PyValue& d = c.in.flags.deterministic;
   const PyValue& b = c.in.flags.benchmark;
+  if (d.truthy() && b.truthy()) {
+    c.fire(RuleId::kBenchmarkWithDeterministic);
+    c.note(DiagCode::kBenchmarkWithDeterministic, {fld("deterministic", d)});
+  }
+  c.fire(RuleId::kBenchmarkValue);
+  if (!(b.is_none() || b.kind == PyValue::Kind::kBool))
+    return c.fail(DiagCode::kFlagType, {fld("flag", "benchmark"), fld("value", repr(b)), fld("expected", "True, False or None")});
   c.fire(RuleId::kDeterministicValue);
   bool warn_ok = c.pol.deterministic_warn_mode && py_eq_str(d, "warn");
   if (!(d.is_none() || d.kind == PyValue::Kind::kBool || warn_ok))
     return c.fail(DiagCode::kDeterministicInvalid,
                   {fld("deterministic", d), fld("allowed", c.pol.deterministic_warn_mode ? "True, False, 'warn' or None" : "True, False or None")});
-  c.fire(RuleId::kBenchmarkValue);
-  if (!(b.is_none() || b.kind == PyValue::Kind::kBool))
-    return c.fail(DiagCode::kFlagType, {fld("flag", "benchmark"), fld("value", repr(b)), fld("expected", "True, False or None")});
-  if (d.truthy() && b.truthy()) {
-    c.fire(RuleId::kBenchmarkWithDeterministic);
-    c.note(DiagCode::kBenchmarkWithDeterministic, {fld("deterministic", d)});
-  }
   return true;
 }
 

@@ -8,13 +8,15 @@ namespace {
 /// Reads one rank variable of a cluster environment row cell (`A|B?`). Strict reads fail on a missing
 /// variable (Python KeyError); optional names (`?`) default to 0.
 bool read_env_value(Ctx& c, const ClusterEnvRow& env, const char* cell, bool strict, std::optional<long long>& out) {
-  std::string s = cell;
-  if (s.empty()) return true;
+  if (!*cell) return true;
   bool all_optional = true;
-  for (auto name : split_cell(s)) {
-    bool optional = !name.empty() && name.back() == '?';
-    if (optional) name.pop_back();
+  for (const char* start = cell; *start;) {  // the `|`-separated names, without allocating a list
+    const char* end = start;
+    while (*end && *end != '|') ++end;
+    bool optional = end > start && end[-1] == '?';
     all_optional = all_optional && optional;
+    std::string name(start, static_cast<size_t>(end - start - (optional ? 1 : 0)));
+    start = *end ? end + 1 : end;
     if (const std::string* v = c.env_var(name)) {
       auto n = py_int_from_str(*v);
       if (!n) {
@@ -27,7 +29,7 @@ bool read_env_value(Ctx& c, const ClusterEnvRow& env, const char* cell, bool str
   }
   if (all_optional) { out = 0; return true; }
   if (!strict) return true;
-  std::string first = split_cell(s)[0];
+  std::string first = split_cell(cell)[0];
   return c.fail(DiagCode::kEnvMissing, {fld("environment", env.cls), fld("variable", first)});
 }
 
@@ -38,10 +40,16 @@ bool world_ranks(Ctx& c, Plan& plan) {
   const auto& cls = row(*c.strategy_cls);
   auto& ce = plan.cluster_environment;
   bool strict = cls.world_ranks;
+  // The spawn family sets its local rank to the process index (0 before spawning) instead of reading it
+  // (PL 1.6.5 ddp_spawn.py set_world_ranks(process_idx=0)).
+  bool spawn = cls.launcher == LauncherKind::kSpawn;
   c.fire(RuleId::kWorldRanks);
   // set_world_ranks reads node_rank(), then local_rank(), then global_rank() (PL 1.6.5 ddp.py).
-  if (!read_env_value(c, env, env.node, strict, ce.node_rank) || !read_env_value(c, env, env.local, strict, ce.local_rank) ||
-      !read_env_value(c, env, env.world, false, ce.world_size) || !read_env_value(c, env, env.global, strict, ce.global_rank))
+  // DDP2 (one process per node) reads only node_rank() (PL 1.6.5 ddp2.py set_world_ranks).
+  if (!read_env_value(c, env, env.node, strict, ce.node_rank) ||
+      !read_env_value(c, env, env.local, strict && !spawn && !cls.per_node, ce.local_rank) ||
+      !read_env_value(c, env, env.world, false, ce.world_size) ||
+      !read_env_value(c, env, env.global, strict && !cls.per_node, ce.global_rank))
     return false;
   if (env.id == ClusterEnvId::kKubeflow) ce.local_rank = 0;
   if (env.settable) {
@@ -50,12 +58,13 @@ bool world_ranks(Ctx& c, Plan& plan) {
     if (strict) {
       // DDP2 runs one process per node: global rank = node rank, world size = num_nodes (ddp2.py).
       long long per = cls.per_node ? 1 : plan.num_processes;
-      ce.global_rank = ce.node_rank.value_or(0) * per + (cls.per_node ? 0 : ce.local_rank.value_or(0));
+      ce.global_rank = ce.node_rank.value_or(0) * per + (cls.per_node || spawn ? 0 : ce.local_rank.value_or(0));
       ce.world_size = plan.num_nodes * per;
     }
   }
   // The root device of a parallel strategy is parallel_devices[local_rank] (ParallelStrategy.root_device).
-  long long lr = ce.local_rank.value_or(0);
+  // Only the DDP family indexes by local rank; DDP2 and DataParallel use the first device (ddp2.py, dp.py).
+  long long lr = spawn || cls.per_node || !cls.world_ranks ? 0 : ce.local_rank.value_or(0);
   if (cls.parallel && c.root_device.empty() && lr >= 0 && lr < static_cast<long long>(c.parallel_devices.size()))
     plan.strategy.root_device = c.parallel_devices[static_cast<size_t>(lr)];
   return true;
@@ -108,7 +117,9 @@ bool realize(Ctx& c, Plan& plan) {
   plan.checkpoint_io = c.checkpoint_io ? c.checkpoint_io->inst->cls : cls.checkpoint_io;
   c.fire(RuleId::kParallelDevices);
   plan.parallel_devices = c.parallel_devices;
-  plan.num_processes = cls.parallel ? static_cast<long long>(c.parallel_devices.size()) : 1;
+  // `num_processes` exists on the DDP and DDP-spawn families only (ddp.py, ddp_spawn.py); DP, Horovod, IPU and
+  // the single-device strategies run one process. Those families are the classes with a launcher.
+  plan.num_processes = cls.launcher != LauncherKind::kNone ? static_cast<long long>(c.parallel_devices.size()) : 1;
   plan.strategy = {c.strategy_name, cls.cls, cls.name, c.strategy_params, c.root_device};
   if (cls.parallel && plan.strategy.root_device.empty() && !c.parallel_devices.empty())
     plan.strategy.root_device = c.parallel_devices[0];

@@ -83,14 +83,11 @@ bool auto_select(Ctx& c) {
   if (n > count)
     return c.fail(DiagCode::kAutoSelectTooMany, {fld("requested", std::to_string(n)), fld("available", std::to_string(count))});
   std::vector<PyValue> ids;
-  if (n == -1) {
-    for (int k = 0; k < count; ++k) ids.push_back(PyValue::integer(k));
-  } else {
-    for (int k = 0; k < count && static_cast<long long>(ids.size()) < n; ++k)
-      if (!c.in.hardware.gpu_busy.count(k)) ids.push_back(PyValue::integer(k));
-    if (static_cast<long long>(ids.size()) < n)
-      return c.fail(DiagCode::kAutoSelectNoneFree, {fld("requested", std::to_string(n)), fld("free", std::to_string(ids.size()))});
-  }
+  if (n == -1) n = count;  // -1 asks for every visible GPU, each of which must pass the probe
+  for (int k = 0; k < count && static_cast<long long>(ids.size()) < n; ++k)
+    if (!c.in.hardware.gpu_busy.count(k)) ids.push_back(PyValue::integer(k));
+  if (static_cast<long long>(ids.size()) < n)
+    return c.fail(DiagCode::kAutoSelectNoneFree, {fld("requested", std::to_string(n)), fld("free", std::to_string(ids.size()))});
   c.devices_flag = PyValue::make_list(ids);
   c.note(DiagCode::kAutoSelectGpus, {fld("ids", repr(c.devices_flag))});
   return true;

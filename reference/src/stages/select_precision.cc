@@ -37,6 +37,8 @@ bool validate(Ctx& c) {
   }
   if (isbf16(p) && c.amp_type != "native") {
     c.fire(RuleId::kBf16Native);
+    // E38's message reads `amp_type.value`: with an unknown backend (None) formatting it is an AttributeError.
+    if (c.amp_type.empty()) return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", amp_backend_shown(c)), fld("allowed", "'native', 'apex'")});
     return c.fail(DiagCode::kBf16RequiresNative, {fld("amp_backend", amp_backend_shown(c)), fld("precision", p)});
   }
   auto amp = row(*c.strategy_cls).amp;
@@ -69,7 +71,7 @@ bool mixed(Ctx& c, const PyValue& p) {
   c.precision_plan.amp_backend = c.amp_type;
   if (c.amp_type == "apex") {
     c.precision_plan.amp_level = c.amp_level.is_none() ? "O2" : py_str(c.amp_level);
-    choose(c, RuleId::kAmpApex, PrecisionPluginId::kApexAmp, py_str(p));
+    choose(c, RuleId::kAmpApex, PrecisionPluginId::kApexAmp, c.pol.apex_precision_mixed ? "mixed" : py_str(p));
     return needs_package(c, PrecisionPluginId::kApexAmp);
   }
   c.precision_plan.device = c.accel_is(AcceleratorId::kCpu) ? "cpu" : "cuda";
@@ -86,12 +88,28 @@ bool mixed(Ctx& c, const PyValue& p) {
   return choose(c, RuleId::kAmpNative, PrecisionPluginId::kNativeAmp, py_str(p));
 }
 
+// What a given plugin instance reports besides its class: the native AMP family its backend and device (the
+// protocol's default device is cuda), apex its backend and level (default O2) (1.6.5 plugin constructors).
+void given_plugin_details(Ctx& c, PrecisionPluginId id) {
+  const Instance& inst = *c.precision_plugin->inst;
+  if (id == PrecisionPluginId::kNativeAmp || id == PrecisionPluginId::kShardedNativeAmp ||
+      id == PrecisionPluginId::kFullyShardedNativeAmp) {
+    c.precision_plan.amp_backend = "native";
+    c.precision_plan.device = inst.arg("device").is_none() ? "cuda" : py_str(inst.arg("device"));
+  } else if (id == PrecisionPluginId::kApexAmp) {
+    c.precision_plan.amp_backend = "apex";
+    c.precision_plan.amp_level = inst.arg("amp_level").is_none() ? "O2" : py_str(inst.arg("amp_level"));
+  }
+}
+
 // PL 1.6.5 _check_and_init_precision, first match wins (A7.2).
 bool select(Ctx& c) {
   PyValue p = c.precision;
   if (c.precision_plugin) {
     auto id = static_cast<PrecisionPluginId>(class_by_name(c.precision_plugin->inst->cls)->id);
     const PyValue& v = c.precision_plugin->inst->arg("precision");
+    given_plugin_details(c, id);
+    if (id == PrecisionPluginId::kApexAmp && c.pol.apex_precision_mixed) return choose(c, RuleId::kPluginGiven, id, "mixed");
     return choose(c, RuleId::kPluginGiven, id, v.is_none() ? row(id).default_precision : py_str(v));
   }
   if (c.accelerator == AcceleratorId::kIpu) {

@@ -1,4 +1,7 @@
 // validate_flags.cc: stage 1a: determinism values, strategy and accelerator intake, precision, amp.
+#include <cctype>
+#include <cstdlib>
+
 #include "../context.h"
 
 namespace accord::reference::detail {
@@ -94,7 +97,7 @@ bool intake_accelerator(Ctx& c) {
       return c.fail(DiagCode::kAcceleratorDdpCpu, {fld("accelerator", acc)});
     }
     c.fire(RuleId::kAcceleratorDdpCpu);
-    if (c.strategy_flag.is_none()) c.strategy_flag = acc;
+    if (!c.strategy_flag.truthy()) c.strategy_flag = acc;  // `not self._strategy_flag`: strategy="" counts as unset
     return true;
   }
   if (c.pol.accelerator_unknown_error) {
@@ -125,8 +128,9 @@ bool intake_precision(Ctx& c) {
     c.fire(RuleId::kPrecisionNormalize);
     if (p.is_none()) { c.precision = PyValue::integer(32); return true; }
     bool int_spelling = p.kind == PyValue::Kind::kInt;
+    const std::string int_text = int_spelling ? std::to_string(p.i) : std::string();
     for (const auto& s : spec_spellings()) {
-      if ((p.is_str() && p.str == s.text) || (int_spelling && std::to_string(p.i) == s.text)) {
+      if ((p.is_str() && p.str == s.text) || (int_spelling && int_text == s.text)) {
         c.precision = s.value;
         return true;
       }
@@ -144,7 +148,83 @@ bool intake_precision(Ctx& c) {
   return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", "('16', '32', '64', 'bf16', 'mixed')")});
 }
 
+// ---- PL_TRAINER_<FLAG> defaults (A1 pre-processing 1): a small ast.literal_eval.
+void skip_space(const std::string& s, size_t& i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
+}
+
+std::optional<PyValue> literal(const std::string& s, size_t& i, int depth);
+
+std::optional<PyValue> literal_list(const std::string& s, size_t& i, int depth) {
+  std::vector<PyValue> items;
+  for (++i, skip_space(s, i); i < s.size() && s[i] != ']'; skip_space(s, i)) {
+    auto v = literal(s, i, depth + 1);
+    if (!v) return std::nullopt;
+    items.push_back(*v);
+    skip_space(s, i);
+    if (i < s.size() && s[i] == ',') ++i;
+    else if (i >= s.size() || s[i] != ']') return std::nullopt;
+  }
+  if (i >= s.size()) return std::nullopt;
+  ++i;
+  return PyValue::make_list(std::move(items));
+}
+
+// None, True, False, ints (the int(s, 0) forms), floats, quoted strings without escapes, lists of these.
+std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
+  if (depth > 16 || i >= s.size()) return std::nullopt;
+  if (s[i] == '[') return literal_list(s, i, depth);
+  if (s[i] == '\'' || s[i] == '"') {
+    size_t end = s.find(s[i], i + 1);
+    if (end == std::string::npos || s.find('\\', i) < end) return std::nullopt;
+    std::string text = s.substr(i + 1, end - i - 1);
+    i = end + 1;
+    return PyValue::string(text);
+  }
+  size_t start = i;
+  while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '_' ||
+                          ((s[i] == '+' || s[i] == '-') && (i == start || s[i - 1] == 'e' || s[i - 1] == 'E'))))
+    ++i;
+  std::string tok = s.substr(start, i - start);
+  if (tok == "None") return PyValue::none();
+  if (tok == "True" || tok == "False") return PyValue::boolean(tok == "True");
+  if (auto n = py_int_base0(tok)) return PyValue::integer(*n);
+  bool floaty = tok.find_first_of(".eE") != std::string::npos && tok.find_first_of("xX") == std::string::npos &&
+                !tok.empty() && (std::isdigit(static_cast<unsigned char>(tok.back())) || tok.back() == '.');
+  if (floaty) {
+    char* end = nullptr;
+    double d = std::strtod(tok.c_str(), &end);
+    if (end == tok.c_str() + tok.size()) return PyValue::floating(d);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<Case> trainer_env_defaults(const Case& in) {
+  static const std::vector<std::pair<const char*, PyValue UserFlags::*>> slots = {
+      {"ACCELERATOR", &UserFlags::accelerator}, {"STRATEGY", &UserFlags::strategy}, {"DEVICES", &UserFlags::devices},
+      {"NUM_NODES", &UserFlags::num_nodes}, {"PRECISION", &UserFlags::precision}, {"AMP_BACKEND", &UserFlags::amp_backend},
+      {"AMP_LEVEL", &UserFlags::amp_level}, {"PLUGINS", &UserFlags::plugins}, {"SYNC_BATCHNORM", &UserFlags::sync_batchnorm},
+      {"DETERMINISTIC", &UserFlags::deterministic}, {"BENCHMARK", &UserFlags::benchmark}, {"GPUS", &UserFlags::gpus},
+      {"TPU_CORES", &UserFlags::tpu_cores}, {"IPUS", &UserFlags::ipus}, {"NUM_PROCESSES", &UserFlags::num_processes},
+      {"AUTO_SELECT_GPUS", &UserFlags::auto_select_gpus}};
+  if (in.env.empty() || in.env.lower_bound("PL_TRAINER_") == in.env.end() ||
+      in.env.lower_bound("PL_TRAINER_")->first.rfind("PL_TRAINER_", 0) != 0)
+    return std::nullopt;
+  std::optional<Case> out;
+  for (const auto& [name, member] : slots) {
+    auto it = in.env.find(std::string("PL_TRAINER_") + name);
+    if (it == in.env.end() || it->second.empty() || !(in.flags.*member).is_absent()) continue;
+    if (!out) out = in;
+    size_t i = 0;
+    skip_space(it->second, i);
+    auto v = literal(it->second, i, 0);
+    if (v) skip_space(it->second, i);
+    (out->flags.*member) = v && i == it->second.size() ? *v : PyValue::string(it->second);
+  }
+  return out;
+}
 
 bool validate_flags(Ctx& c) {
   const PyValue& pl = c.in.flags.plugins;

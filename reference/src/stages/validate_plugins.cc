@@ -102,7 +102,10 @@ bool absorb_strategy_instance(Ctx& c) {
   for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &c.precision_plugin},
                         Part{"checkpoint_io", RuleId::kStrategyInstanceCheckpointIO, "checkpoint_io", &c.checkpoint_io},
                         Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &c.cluster_env}}) {
-    const PyValue& v = s.inst->arg(p.arg);
+    PyValue v = s.inst->arg(p.arg);
+    const char* own_io = row(static_cast<StrategyClass>(ci->id)).checkpoint_io;
+    // TPU and HPU strategies build their own checkpoint io in __init__ (XLACheckpointIO / HPUCheckpointIO).
+    if (v.is_none() && p.slot == &c.checkpoint_io && std::string(own_io) != "TorchCheckpointIO") v = PyValue::instance(own_io);
     if (v.is_none()) continue;
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
@@ -110,7 +113,77 @@ bool absorb_strategy_instance(Ctx& c) {
   return absorb_parallel_devices(c, s);
 }
 
+// `value in (16, 32, 'bf16')` for the values of a row's `accepts` cell (Python equality: '16' is not 16).
+bool accepts(const char* cell, const PyValue& v) {
+  for (const auto& t : split_cell(cell))
+    if (t.find_first_not_of("0123456789") == std::string::npos ? py_eq_int(v, std::stoll(t)) : py_eq_str(v, t)) return true;
+  return false;
+}
+
+bool construct_strategy(Ctx& c, StrategyClass id) {
+  const auto& cls = row(id);
+  // DeepSpeed and Bagua check their package; HorovodStrategy.__init__ reads hvd.rank() (a NameError without it).
+  if (*cls.package && !c.in.hardware.has_package(cls.package))
+    return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package)});
+  bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
+  if (hw_ok) return true;
+  return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
+}
+
+bool construct_precision_plugin(Ctx& c, PrecisionPluginId id, const Instance& inst) {
+  const auto& r = row(id);
+  if (*r.package && !c.in.hardware.has_package(r.package))
+    return c.fail(DiagCode::kPackageMissing, {fld("component", r.cls), fld("package", r.package)});
+  if (id == PrecisionPluginId::kHpu && !c.in.hardware.hpu)
+    return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", r.cls), fld("hardware", "HPU")});
+  const PyValue& p = inst.arg("precision");
+  bool hpu = id == PrecisionPluginId::kHpu;
+  if ((hpu || id == PrecisionPluginId::kIpu) && !p.is_absent() && !accepts(r.accepts, p))
+    return c.fail(hpu ? DiagCode::kHpuPrecision : DiagCode::kIpuPrecision,
+                  {fld("precision", p), fld("owner", r.cls), fld("allowed", hpu ? "(16, 32, 'bf16')" : "(16, 32)")});
+  return true;
+}
+
+// LSFEnvironment.__init__ reads the hosts of LSB_DJOB_RANKFILE (A5); the file itself is not modelled.
+bool construct_cluster_env(Ctx& c, ClusterEnvId id) {
+  if (id != ClusterEnvId::kLsf) return true;
+  const std::string* f = c.env_var("LSB_DJOB_RANKFILE");
+  if (!f) return c.fail(DiagCode::kEnvMissing, {fld("environment", "LSFEnvironment"), fld("variable", "LSB_DJOB_RANKFILE")});
+  if (f->empty()) return c.fail(DiagCode::kEnvInvalid, {fld("variable", "LSB_DJOB_RANKFILE"), fld("value", "")});
+  return true;
+}
+
+// One instance: its nested instances first (arguments in name order), then its own constructor checks.
+bool construct(Ctx& c, const PyValue& v) {
+  if (!v.is_instance()) return true;
+  for (const auto& [k, a] : v.inst->args)
+    if (!construct(c, a)) return false;
+  auto ci = class_by_name(v.inst->cls);
+  if (!ci) return true;
+  if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id));
+  if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);
+  if (ci->kind == ClassKind::kClusterEnvironment) return construct_cluster_env(c, static_cast<ClusterEnvId>(ci->id));
+  return true;
+}
+
 }  // namespace
+
+// User code builds the instances of accelerator, strategy and plugins (in that order) before the Trainer.
+bool construct_instances(Ctx& c) {
+  const auto& f = c.in.flags;
+  std::vector<const PyValue*> all = {&f.accelerator, &f.strategy};
+  if (f.plugins.kind == PyValue::Kind::kList) {
+    for (const auto& p : f.plugins.list) all.push_back(&p);
+  } else {
+    all.push_back(&f.plugins);
+  }
+  for (const PyValue* v : all) {
+    if (!v->is_instance()) continue;
+    c.fire(RuleId::kInstanceConstructors);
+    if (!construct(c, *v)) return false;
+  }
+  return true;
+}
 
 bool validate_plugins(Ctx& c) {
   if (c.in.flags.sync_batchnorm.truthy()) c.layer_sync = "NativeSyncBatchNorm";

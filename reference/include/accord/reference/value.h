@@ -65,6 +65,8 @@ bool py_eq(const PyValue& a, const PyValue& b);
 bool py_eq_int(const PyValue& a, std::int64_t n);
 /// Python `==` against a str literal.
 bool py_eq_str(const PyValue& a, const std::string& s);
+/// The same for a literal (no string is built).
+bool py_eq_str(const PyValue& a, const char* s);
 /// Python `int(s)` for a str: strips whitespace, optional sign, decimal digits. nullopt = ValueError.
 std::optional<std::int64_t> py_int_from_str(const std::string& s);
 /// Python `int(s, 0)`: base auto-detection (0x, 0o, 0b; no leading zeros in decimal). nullopt = ValueError.

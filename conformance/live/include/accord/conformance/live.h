@@ -72,8 +72,9 @@ struct LaunchOptions {
 /// Starts the processes the plan calls for (its launcher, or none when the cluster environment
 /// creates them), runs in each a c10d all-reduce and the determinism check, and gathers a report
 /// `{"status": "ok"|"error", "error"?: {code, fields, message}, "mode", "world_size", "ranks": [...]}`.
-/// A plan the machine cannot honour fails before anything starts. Never hangs: every wait is
-/// bounded by `timeout_s`, after which stragglers are killed. Accepts a plan or a whole outcome.
+/// A plan the machine cannot honour fails before anything starts. Never hangs: the workers' waits
+/// end `timeout_s` after the start, and workers still running max(5 s, timeout_s / 4) later are
+/// killed (SIGTERM, then SIGKILL). Accepts a plan or a whole outcome.
 [[nodiscard]] nlohmann::json launch(const nlohmann::json& plan, const LaunchOptions& options);
 
 /// Adds the subcommands `probe`, `launch` and the hidden `launch-worker` to `app`. Their callbacks

@@ -1,0 +1,261 @@
+// cmd_conformance.cc: `accord lint`, `accord serve`, `accord conform` and `accord compare`.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <thread>
+
+#include "accord/conformance/adapter.h"
+#include "accord/conformance/lint.h"
+#include "accord/conformance/live_select.h"
+#include "accord/conformance/loader.h"
+#include "accord/conformance/protocol.h"
+#include "accord/conformance/report.h"
+#include "accord/conformance/runner.h"
+#include "commands.h"
+
+namespace accord::cli {
+namespace {
+namespace cf = accord::conformance;
+namespace fs = std::filesystem;
+
+struct RunArgs {
+  std::string dir = "fixtures";
+  std::string impl = "reference";
+  std::vector<std::string> impls;
+  std::string profile = "spec";
+  std::string filter;
+  int jobs = 1;
+  bool fail_fast = false;
+  double timeout = 10;
+  std::string report, out, divergences;
+  bool live = false;
+  std::string live_hardware;  ///< a saved `accord probe` output, instead of probing
+};
+
+cf::AdapterFactory factory_for(const std::string& impl, double timeout) {
+  if (impl == "reference") return [] { return cf::make_reference_adapter(); };
+  return [impl, timeout] { return cf::make_subprocess_adapter(impl, timeout); };
+}
+
+/// Loads the corpus; prints every load error and returns false when there is one or ids repeat.
+bool load(const std::string& cmd, const std::string& dir, cf::Corpus* c) {
+  *c = cf::load_corpus(dir);
+  std::set<std::string> ids;
+  for (const auto& f : c->fixtures)
+    if (!ids.insert(f.id).second) c->errors.push_back({f.file, f.pointer + "/id", "duplicate id '" + f.id + "'"});
+  for (const auto& e : c->errors) std::cerr << "accord " << cmd << ": " << cf::to_string(e) << "\n";
+  if (!c->errors.empty()) std::cerr << "accord " << cmd << ": the corpus has errors; run `accord lint " << dir << "`\n";
+  return c->errors.empty();
+}
+
+/// The divergence file: --divergences, else conformance/implementations/<name>.json next to the
+/// working directory or next to the corpus, when it exists. False on a bad file.
+bool divergences_for(const RunArgs& a, const std::string& name, cf::Divergences* out) {
+  std::string path = a.divergences, err;
+  bool safe = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
+  if (path.empty() && safe) {
+    std::error_code ec;
+    fs::path rel = fs::path("conformance") / "implementations" / (name + ".json");
+    for (const fs::path& base : {fs::path("."), fs::path(a.dir).parent_path()})
+      if (path.empty() && fs::is_regular_file(base / rel, ec)) path = (base / rel).lexically_normal().string();
+  }
+  if (path.empty()) return true;
+  if (cf::load_divergences(path, out, &err)) return true;
+  std::cerr << "accord: " << err << "\n";
+  return false;
+}
+
+bool options_for(const RunArgs& a, cf::RunOptions* o) {
+  o->profile = a.profile;
+  o->jobs = a.jobs;
+  o->fail_fast = a.fail_fast;
+  if (a.filter.empty()) return true;
+  try {
+    o->filter.emplace(a.filter, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    std::cerr << "accord: --filter '" << a.filter << "' is not a valid regex: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<cf::ResultSink> report_sink(const RunArgs& a) {
+  if (a.report.empty()) return nullptr;
+  std::string err;
+  auto sink = cf::make_file_reporter(a.report, a.out, &err);
+  if (!sink) std::cerr << "accord: " << err << "\n";
+  return sink;
+}
+
+/// --live / --live-hardware: keep the cases with an expectation for this machine's hardware class and
+/// run them on its probed hardware. False (after a message) when no hardware facts can be had.
+bool go_live(const RunArgs& a, cf::Corpus* corpus) {
+  nlohmann::json probe;
+  if (!a.live_hardware.empty()) {
+    std::ifstream f(a.live_hardware);
+    probe = nlohmann::json::parse(f, nullptr, false);
+    if (!f || probe.is_discarded()) return std::cerr << "accord conform: " << a.live_hardware << ": not a JSON `accord probe` output\n", false;
+  } else if (live_probe) {
+    probe = live_probe();
+  } else {
+    std::cerr << "accord conform --live: this accord was built without LibTorch; pass --live-hardware FILE (an `accord probe` output)\n";
+    return false;
+  }
+  nlohmann::json hw = probe.contains("hardware") ? probe["hardware"] : probe;
+  std::string cls = cf::hardware_class(hw);
+  std::size_t dropped = 0;
+  corpus->fixtures = cf::select_live(corpus->fixtures, hw, cls, &dropped);
+  std::cerr << "accord conform --live: hardware class " << cls << " (" << hw.dump() << "); " << corpus->fixtures.size()
+            << " cases carry a live expectation, " << dropped << " do not and are left out\n";
+  return true;
+}
+
+int run_conform(const RunArgs& a) {
+  cf::Corpus corpus;
+  cf::RunOptions opts;
+  if (!load("conform", a.dir, &corpus) || !options_for(a, &opts)) return 2;
+  if ((a.live || !a.live_hardware.empty()) && !go_live(a, &corpus)) return 2;
+  const std::string& impl = a.impl;
+  cf::Runner runner(factory_for(impl, a.timeout), opts);
+  std::string err;
+  if (!runner.start(&err)) {
+    std::cerr << "accord conform: cannot start implementation '" << impl << "': " << err << "\n";
+    return 2;
+  }
+  if (!divergences_for(a, runner.info().name, &runner.options().divergences)) return 2;
+  cf::MultiSink sinks;
+  sinks.add(cf::make_text_reporter(std::cout));
+  sinks.add(cf::make_progress_reporter(std::cerr, isatty(2) != 0));
+  if (!a.report.empty()) {
+    auto file = report_sink(a);
+    if (!file) return 2;
+    sinks.add(std::move(file));
+  }
+  cf::Summary s = runner.run(corpus.fixtures, a.dir, sinks);
+  if (s.selected == 0) {
+    std::cerr << "accord conform: no case selected (profile " << a.profile << (a.filter.empty() ? "" : ", filter " + a.filter) << ")\n";
+    return 1;
+  }
+  return s.ok() ? 0 : 1;
+}
+
+int run_compare(const RunArgs& a) {
+  cf::Corpus corpus;
+  cf::RunOptions opts;
+  if (!load("compare", a.dir, &corpus) || !options_for(a, &opts)) return 2;
+  std::vector<std::string> names;
+  std::vector<std::vector<cf::CaseResult>> runs;
+  for (const auto& impl : a.impls) {
+    cf::Runner runner(factory_for(impl, a.timeout), opts);
+    std::string err;
+    if (!runner.start(&err)) {
+      std::cerr << "accord compare: cannot start implementation '" << impl << "': " << err << "\n";
+      return 2;
+    }
+    std::string name = runner.info().name;
+    if (std::find(names.begin(), names.end(), name) != names.end()) name += "#" + std::to_string(names.size() + 1);
+    if (!divergences_for(a, runner.info().name, &runner.options().divergences)) return 2;
+    cf::CollectingSink collect;
+    cf::MultiSink sinks;
+    sinks.add(&collect);
+    sinks.add(cf::make_progress_reporter(std::cerr, isatty(2) != 0));
+    runner.run(corpus.fixtures, a.dir, sinks);
+    names.push_back(name);
+    runs.push_back(std::move(collect.results));
+  }
+  cf::ComparisonTable t = cf::build_comparison(names, a.profile, runs);
+  std::cout << cf::render_comparison(t, "text");
+  if (!a.report.empty()) {
+    std::ofstream f(a.out, std::ios::trunc);
+    f << cf::render_comparison(t, a.report);
+    if (!f.flush()) return std::cerr << "accord compare: " << a.out << ": cannot write the report\n", 2;
+  }
+  return t.differing() ? 1 : 0;
+}
+
+int run_lint(const std::string& dir) {
+  cf::LintResult r = cf::lint_corpus(dir, cf::reference_vocabulary());
+  for (const auto& p : r.problems) std::cout << cf::to_string(p) << "\n";
+  std::cout << "accord lint: " << dir << ": " << r.files << " files, " << r.cases << " cases, " << r.problems.size()
+            << " problems\n";
+  return r.problems.empty() ? 0 : 1;
+}
+
+int run_serve(const std::string& profile, int jobs) {
+  std::ios::sync_with_stdio(false);  // buffered stdin/stdout: one flush per batch of replies
+  std::cin.tie(nullptr);
+  if (!cf::reference_vocabulary().is_profile(profile)) {
+    std::cerr << "accord serve: unknown --profile '" << profile << "' (expected spec or lightning-1.6)\n";
+    return 2;
+  }
+  std::vector<std::unique_ptr<cf::Adapter>> owned;
+  std::vector<cf::Adapter*> impls;
+  std::string err;
+  for (int k = 0; k < jobs; ++k) {
+    owned.push_back(cf::make_reference_adapter());
+    owned.back()->start(&err);
+    impls.push_back(owned.back().get());
+  }
+  return cf::serve(std::cin, std::cout, impls, profile);
+}
+
+void add_run_options(CLI::App* cmd, RunArgs* a) {
+  cmd->add_option("dir", a->dir, "corpus directory")->capture_default_str();
+  cmd->add_option("--profile", a->profile, "spec or lightning-1.6")->capture_default_str()
+      ->check(CLI::IsMember(cf::reference_vocabulary().profiles));
+  cmd->add_option("--filter", a->filter, "only cases whose id matches this regex (ECMAScript, searched)");
+  cmd->add_option("--jobs,-j", a->jobs, "adapter instances in parallel")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--timeout", a->timeout, "seconds per case for a subprocess implementation")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--divergences", a->divergences, "expected-divergence file (default: conformance/implementations/<name>.json)");
+}
+
+}  // namespace
+
+void register_conformance(CLI::App& app) {
+  auto lint_dir = std::make_shared<std::string>("fixtures");
+  auto* lint = app.add_subcommand("lint", "Check a fixture corpus: schema, ids, folders, rule IDs, codes, profiles, capabilities");
+  lint->add_option("dir", *lint_dir, "corpus directory")->capture_default_str();
+  lint->callback([lint_dir] { std::exit(run_lint(*lint_dir)); });
+
+  auto profile = std::make_shared<std::string>("spec");
+  auto serve_jobs = std::make_shared<int>(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
+  auto* serve = app.add_subcommand("serve", "Speak the JSON-lines protocol (conformance/PROTOCOL.md) for the reference on stdin/stdout");
+  serve->add_option("--profile", *profile, "profile for requests that name none")->capture_default_str();
+  serve->add_option("--jobs,-j", *serve_jobs, "threads answering large batches of buffered requests")
+      ->capture_default_str()->check(CLI::Range(1, 256));
+  serve->callback([profile, serve_jobs] { std::exit(run_serve(*profile, *serve_jobs)); });
+
+  auto c = std::make_shared<RunArgs>();
+  auto* conform = app.add_subcommand("conform", "Run the corpus against an implementation and report every case");
+  add_run_options(conform, c.get());
+  conform->add_option("--impl", c->impl, "`reference` (in-process) or a shell command speaking the protocol")
+      ->capture_default_str();
+  conform->add_flag("--fail-fast", c->fail_fast, "stop after the first case that does not pass");
+  conform->add_flag("--live", c->live, "resolve with this machine's probed hardware; check each case's expect_live for its hardware class");
+  conform->add_option("--live-hardware", c->live_hardware, "like --live, with hardware from a saved `accord probe` output");
+  auto* rep = conform->add_option("--report", c->report, "report file format")->check(CLI::IsMember(cf::report_formats()));
+  conform->add_option("--out", c->out, "report file (written as the run goes)")->needs(rep);
+  rep->needs(conform->get_option("--out"));
+  conform->callback([c] { std::exit(run_conform(*c)); });
+
+  auto m = std::make_shared<RunArgs>();
+  auto* compare = app.add_subcommand("compare", "Run the corpus on several implementations; one table, differing cases first");
+  add_run_options(compare, m.get());
+  compare->add_option("--impl", m->impls, "`reference` or a shell command; give two or more")->required()->expected(1)->take_all();
+  auto* crep = compare->add_option("--report", m->report, "report format")->check(CLI::IsMember({"markdown", "json", "html"}));
+  compare->add_option("--out", m->out, "report file")->needs(crep);
+  crep->needs(compare->get_option("--out"));
+  compare->callback([m] {
+    if (m->impls.size() < 2) {
+      std::cerr << "accord compare: give at least two --impl\n";
+      std::exit(2);
+    }
+    std::exit(run_compare(*m));
+  });
+}
+
+}  // namespace accord::cli

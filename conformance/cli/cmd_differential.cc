@@ -1,0 +1,106 @@
+// cmd_differential.cc: `accord differential`: the reference (or another implementation) against a
+// protocol implementation on RapidCheck-generated cases; each kind of difference shrunk to a fixture.
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "accord/conformance/adapter.h"
+#include "accord/reference/inputs.h"
+#include "commands.h"
+#include "differential/differential.h"
+#include "enumerate/progress.h"
+
+namespace accord::cli {
+namespace {
+using nlohmann::json;
+namespace cf = accord::conformance;
+namespace df = accord::differential;
+
+struct DifferentialOptions {
+  std::string impl, against = "reference", profile = "spec", impl_profile, against_profile, out;
+  int cases = 1000;
+  std::uint64_t seed = 1;
+  double timeout = 10;
+  int shrink_steps = 2000;
+};
+
+std::unique_ptr<cf::Adapter> start(const std::string& impl, double timeout, std::string* error) {
+  auto a = impl == "reference" ? cf::make_reference_adapter() : cf::make_subprocess_adapter(impl, timeout);
+  if (!a->start(error)) return nullptr;
+  return a;
+}
+
+bool known_profile(const std::string& p) {
+  reference::Profile unused;
+  return reference::parse_profile(p, &unused);
+}
+
+int run_differential(DifferentialOptions o) {
+  if (o.impl_profile.empty()) o.impl_profile = o.profile;
+  if (o.against_profile.empty()) o.against_profile = o.profile;
+  for (const auto& p : {o.profile, o.impl_profile, o.against_profile})
+    if (!known_profile(p)) {
+      std::cerr << "accord differential: unknown profile '" << p << "' (expected spec or lightning-1.6)\n";
+      return 2;
+    }
+  std::string error;
+  auto base = start(o.against, o.timeout, &error);
+  if (!base) return std::cerr << "accord differential: cannot start '" << o.against << "': " << error << "\n", 2;
+  auto other = start(o.impl, o.timeout, &error);
+  if (!other) return std::cerr << "accord differential: cannot start '" << o.impl << "': " << error << "\n", 2;
+  df::Side a{base.get(), o.against_profile, o.against};
+  df::Side b{other.get(), o.impl_profile, o.impl};
+  enumerate::ProgressBar bar(std::cerr, "differential", isatty(2) != 0);
+  df::Options opt;
+  opt.cases = o.cases;
+  opt.seed = o.seed;
+  opt.max_shrink_steps = o.shrink_steps;
+  opt.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
+  df::Report r = df::run(a, b, opt);
+  base->stop();
+  other->stop();
+  std::cout << "# " << r.differing << " of " << r.cases << " cases differ (" << o.against << " [" << o.against_profile << "] vs "
+            << o.impl << " [" << o.impl_profile << "], seed " << o.seed << "); " << r.findings.size() << " kinds\n";
+  json file = {{"description", "accord differential findings: review every expectation before committing (origin regression-snapshot)."},
+               {"cases", json::array()}};
+  std::set<std::string> ids;
+  for (const auto& f : r.findings) {
+    std::cout << "# " << f.kind << ": " << f.occurrences << " cases, first #" << f.first_case << ", shrunk in " << f.shrink_steps
+              << " steps\n#   given: " << f.given.dump() << "\n";
+    json fixture = df::fixture_for(f, o.against_profile, o.impl, o.seed);
+    std::string id = fixture["id"].get<std::string>();
+    for (int n = 2; !ids.insert(id).second; ++n) id = fixture["id"].get<std::string>() + "-" + std::to_string(n);
+    fixture["id"] = id;  // kinds can slug alike (`+a-` and `+-a`)
+    file["cases"].push_back(fixture);
+  }
+  if (!r.findings.empty()) std::cout << file.dump(2) << "\n";
+  if (!o.out.empty() && !r.findings.empty()) {
+    std::ofstream out(o.out);
+    if (!(out << file.dump(2) << "\n")) return std::cerr << "accord differential: cannot write '" << o.out << "'\n", 2;
+    std::cout << "# fixtures written to " << o.out << "\n";
+  }
+  return r.differing ? 1 : 0;
+}
+
+}  // namespace
+
+void register_differential(CLI::App& app) {
+  auto o = std::make_shared<DifferentialOptions>();
+  auto* cmd = app.add_subcommand("differential", "Compare the reference (or --against) with an implementation on generated cases; print shrunk differences as fixtures");
+  cmd->add_option("--impl", o->impl, "shell command speaking the protocol (or `reference`)")->required();
+  cmd->add_option("--against", o->against, "baseline: `reference` (in-process) or a shell command")->capture_default_str();
+  cmd->add_option("--profile", o->profile, "profile of the baseline (and of the implementation unless --impl-profile)")->capture_default_str();
+  cmd->add_option("--impl-profile", o->impl_profile, "profile the implementation is asked for (default: --profile)");
+  cmd->add_option("--against-profile", o->against_profile, "profile the baseline is asked for (default: --profile)");
+  cmd->add_option("--cases", o->cases, "generated cases")->capture_default_str()->check(CLI::Range(1, 100000000));
+  cmd->add_option("--seed", o->seed, "RapidCheck seed of the case stream")->capture_default_str();
+  cmd->add_option("--timeout", o->timeout, "seconds per case for a subprocess")->capture_default_str();
+  cmd->add_option("--out", o->out, "also write the findings as a fixture file");
+  cmd->add_option("--shrink-steps", o->shrink_steps, "resolutions spent shrinking each kind of difference")->capture_default_str();
+  cmd->callback([o] { std::exit(run_differential(*o)); });
+}
+
+}  // namespace accord::cli

@@ -1,0 +1,88 @@
+// adapter.h: how the harness reaches an implementation (in-process reference or JSON-lines subprocess).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace accord::conformance {
+
+/// What an implementation says about itself in the handshake (conformance/PROTOCOL.md).
+struct ImplementationInfo {
+  std::string name;
+  std::string version;
+  std::string language;
+  std::set<std::string> capabilities;
+  int protocol = 1;
+};
+
+/// How one request ended, from the harness's point of view.
+enum class ResultStatus {
+  kOk,       ///< an outcome came back (it may still fail the expectation)
+  kSkipped,  ///< the implementation declined the case
+  kErrored,  ///< the implementation failed or broke the protocol for this case
+  kCrashed,  ///< the implementation exited before replying
+  kTimeout,  ///< no reply within the per-case timeout
+};
+
+/// Wire name of a status (`ok`, `skipped`, ...).
+const char* status_name(ResultStatus s);
+
+/// The answer to one request. `outcome` is set only for kOk; `message` explains the others.
+struct AdapterResult {
+  ResultStatus status = ResultStatus::kErrored;
+  nlohmann::json outcome;
+  std::string message;
+};
+
+/// One running implementation. Not thread-safe: the runner gives each worker thread its own.
+class Adapter {
+ public:
+  virtual ~Adapter() = default;
+  /// Starts the implementation and performs the handshake. False (with `error` set) when it
+  /// cannot start or refuses the protocol.
+  virtual bool start(std::string* error) = 0;
+  /// The handshake reply; valid after a successful start().
+  virtual const ImplementationInfo& info() const = 0;
+  /// Resolves one case under a profile. Never throws; faults become non-kOk statuses.
+  virtual AdapterResult resolve(const std::string& id, const std::string& profile, const nlohmann::json& case_json) = 0;
+  /// resolve(), except that an outcome is written as JSON text to `outcome_text` (the result's
+  /// `outcome` stays null). serve() uses it; the default dumps resolve()'s outcome, and the
+  /// reference overrides it with a direct writer that builds no JSON tree.
+  virtual AdapterResult resolve_text(const std::string& id, const std::string& profile, const nlohmann::json& case_json,
+                                     std::string* outcome_text);
+  /// Ends the session (`stop`), waiting briefly; safe to call twice.
+  virtual void stop() = 0;
+};
+
+/// Makes a fresh, unstarted adapter (one per worker thread).
+using AdapterFactory = std::function<std::unique_ptr<Adapter>()>;
+
+/// The in-process reference (accord::reference): no process, no JSON text, every capability.
+std::unique_ptr<Adapter> make_reference_adapter();
+
+/// A subprocess speaking PROTOCOL.md: `/bin/sh -c command`, per-case timeout, restart after a
+/// crash or timeout, stderr kept in a bounded buffer for the messages.
+std::unique_ptr<Adapter> make_subprocess_adapter(const std::string& command, double timeout_seconds);
+
+/// Vocabularies the reference knows, used by `accord lint`.
+struct Vocabulary {
+  std::function<bool(const std::string&)> is_rule;        ///< a rule ID of rules.def
+  std::function<bool(const std::string&)> is_code;        ///< a diagnostic code of diagnostics.def
+  std::function<bool(const std::string&)> is_profile;     ///< `spec`, `lightning-1.6`
+  std::function<bool(const std::string&)> is_capability;  ///< a tag of tables/capabilities.def
+  /// Empty when the reference can read the case; otherwise "pointer: message".
+  std::function<std::string(const nlohmann::json&)> check_case;
+  std::vector<std::string> profiles;  ///< every profile name
+};
+
+/// The reference's vocabularies.
+const Vocabulary& reference_vocabulary();
+
+/// Every capability tag of tables/capabilities.def, as the reference declares them.
+const std::vector<std::string>& known_capabilities();
+
+}  // namespace accord::conformance

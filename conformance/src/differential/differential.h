@@ -1,0 +1,63 @@
+// differential.h: `accord differential`: generated cases through two implementations, differences
+// shrunk to minimal cases and written as fixtures for review.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "accord/conformance/adapter.h"
+
+namespace accord::differential {
+
+/// How two outcomes differ, as a stable key: `status:ok/error`, `error:<code A>/<code B>`,
+/// `plan:<field path>`, `diagnostics:+<codes only in B>-<codes only in A>`, or `fault:<status>`
+/// when one side failed the case. Empty when they agree. Shrinking keeps the key.
+std::string difference_kind(const conformance::AdapterResult& a, const conformance::AdapterResult& b);
+
+/// One implementation and the profile it is asked for.
+struct Side {
+  conformance::Adapter* adapter;
+  std::string profile;
+  std::string label;  ///< for messages (`reference`, the command)
+};
+
+struct Options {
+  int cases = 1000;
+  std::uint64_t seed = 1;
+  int max_shrink_steps = 2000;  ///< resolutions spent shrinking one difference
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+/// One kind of difference: how often it occurred and its shrunk example.
+struct Finding {
+  std::string kind;
+  int occurrences = 0;
+  int first_case = 0;      ///< index of the first generated case showing it
+  int shrink_steps = 0;    ///< accepted shrinks
+  nlohmann::json given;    ///< the shrunk case, minimal wire form
+  conformance::AdapterResult baseline, other;
+};
+
+struct Report {
+  int cases = 0;
+  int differing = 0;
+  std::vector<Finding> findings;  ///< one per kind, in order of first appearance
+};
+
+/// Generates `cases` cases from Arbitrary<Case> (seeded), resolves each on both sides, and shrinks
+/// the first case of every kind of difference with RapidCheck's shrink tree.
+Report run(Side& baseline, Side& other, const Options& opt);
+
+/// The case's wire form without default values (no empty env, only non-default hardware keys).
+nlohmann::json minimal_case_json(const nlohmann::json& full_case);
+
+/// A fixture file entry for a finding: id `regressions/<slug>`, origin `regression-snapshot` (the
+/// expectation is the baseline's outcome, not an independent source), the differential run named
+/// in `comment`, expectation without any_of.
+nlohmann::json fixture_for(const Finding& f, const std::string& profile, const std::string& impl_label, std::uint64_t seed);
+
+}  // namespace accord::differential

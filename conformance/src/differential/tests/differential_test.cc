@@ -1,0 +1,67 @@
+// differential_test.cc: difference kinds, shrinking to small cases, and fixture entries.
+#include <gtest/gtest.h>
+
+#include "differential/differential.h"
+
+namespace accord::differential {
+namespace {
+using nlohmann::json;
+namespace cf = accord::conformance;
+
+cf::AdapterResult ok(const char* outcome) { return {cf::ResultStatus::kOk, json::parse(outcome), ""}; }
+
+TEST(DifferenceKind, NamesTheFirstDifference) {
+  auto plan = ok(R"({"status": "ok", "plan": {"accelerator": "cpu", "num_nodes": 1}, "diagnostics": []})");
+  auto plan_unsigned = plan;
+  plan_unsigned.outcome["plan"]["num_nodes"] = json(1u);
+  EXPECT_EQ(difference_kind(plan, plan_unsigned), "");  // 1 and 1u are the same number
+  auto gpu = ok(R"({"status": "ok", "plan": {"accelerator": "gpu", "num_nodes": 1}, "diagnostics": []})");
+  EXPECT_EQ(difference_kind(plan, gpu), "plan:/accelerator");
+  auto err = ok(R"({"status": "error", "error": {"code": "err_a"}, "diagnostics": []})");
+  auto err2 = ok(R"({"status": "error", "error": {"code": "err_b"}, "diagnostics": [{"code": "warn_x"}]})");
+  EXPECT_EQ(difference_kind(plan, err), "status:ok/error");
+  EXPECT_EQ(difference_kind(err, err2), "error:err_a/err_b");
+  auto err_warn = ok(R"({"status": "error", "error": {"code": "err_a"}, "diagnostics": [{"code": "warn_x"}]})");
+  EXPECT_EQ(difference_kind(err, err_warn), "diagnostics:+warn_x-");
+  cf::AdapterResult crashed{cf::ResultStatus::kCrashed, nullptr, "boom"};
+  EXPECT_EQ(difference_kind(plan, crashed), "fault:ok/crashed");
+}
+
+TEST(MinimalCase, DropsDefaults) {
+  json full = json::parse(R"({"flags": {"devices": 2}, "env": {}, "interactive": false,
+    "hardware": {"cuda_devices": 2, "mps": false, "fork": true, "packages": [], "gpu_busy": []}})");
+  EXPECT_EQ(minimal_case_json(full), json::parse(R"({"flags": {"devices": 2}, "hardware": {"cuda_devices": 2}})"));
+}
+
+TEST(Run, ReferenceAgainstItselfFindsNothing) {
+  auto a = cf::make_reference_adapter(), b = cf::make_reference_adapter();
+  Side x{a.get(), "spec", "reference"}, y{b.get(), "spec", "reference"};
+  Options opt;
+  opt.cases = 300;
+  Report r = run(x, y, opt);
+  EXPECT_EQ(r.cases, 300);
+  EXPECT_EQ(r.differing, 0);
+}
+
+TEST(Run, ProfilesDifferAndShrinkToSmallFixtures) {
+  auto a = cf::make_reference_adapter(), b = cf::make_reference_adapter();
+  Side x{a.get(), "spec", "reference"}, y{b.get(), "lightning-1.6", "reference"};
+  Options opt;
+  opt.cases = 300;
+  opt.seed = 7;
+  Report r = run(x, y, opt);
+  ASSERT_GT(r.differing, 0);
+  ASSERT_FALSE(r.findings.empty());
+  for (const auto& f : r.findings) {
+    EXPECT_EQ(difference_kind(f.baseline, f.other), f.kind);  // the shrunk case still shows its kind
+    EXPECT_LE(f.given.value("flags", json::object()).size(), 4u) << f.kind << ": " << f.given.dump();
+    json fx = fixture_for(f, "spec", "reference", 7);
+    EXPECT_EQ(fx["origin"], "regression-snapshot");
+    EXPECT_EQ(fx["id"].get<std::string>().rfind("regressions/differential-", 0), 0u);
+    EXPECT_FALSE(fx["expect"].contains("any_of"));
+    EXPECT_EQ(fx["expect"].contains("plan"), f.baseline.outcome["status"] == "ok");
+  }
+}
+
+}  // namespace
+}  // namespace accord::differential

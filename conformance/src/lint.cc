@@ -1,0 +1,125 @@
+// lint.cc: corpus checks beyond the schema (ids, folders, vocabularies, expectations that check nothing).
+#include "accord/conformance/lint.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "accord/conformance/compare.h"
+
+namespace accord::conformance {
+namespace {
+namespace fs = std::filesystem;
+
+struct Checker {
+  const Vocabulary& vocab;
+  const Fixture& f;
+  std::vector<LoadError>* out;
+
+  void problem(const std::string& pointer, const std::string& message) { out->push_back({f.file, pointer, message}); }
+
+  void codes(const std::vector<std::string>& list, const std::string& ptr, const char* key) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (!vocab.is_code(list[i]))
+        problem(ptr + "/" + key + "/" + std::to_string(i), "unknown diagnostic code '" + list[i] + "' (see `accord list codes`)");
+  }
+
+  void expectation(const Expectation& e) {
+    codes(e.diagnostics, e.pointer, "diagnostics");
+    codes(e.diagnostics_absent, e.pointer, "diagnostics_absent");
+    for (std::size_t i = 0; i < e.trace_includes.size(); ++i)
+      if (!vocab.is_rule(e.trace_includes[i]))
+        problem(e.pointer + "/trace_includes/" + std::to_string(i),
+                "unknown rule ID '" + e.trace_includes[i] + "' (see `accord list rules`)");
+    for (const auto& c : e.diagnostics)
+      if (std::find(e.diagnostics_absent.begin(), e.diagnostics_absent.end(), c) != e.diagnostics_absent.end())
+        problem(e.pointer, "code '" + c + "' is in both diagnostics and diagnostics_absent");
+    switch (e.kind) {
+      case ExpectationKind::kPlan: break;
+      case ExpectationKind::kError:
+        if (!vocab.is_code(e.error.code)) problem(e.pointer + "/error/code", "unknown diagnostic code '" + e.error.code + "'");
+        break;
+      case ExpectationKind::kAnyOf:
+        for (const auto& alt : e.any_of) expectation(alt);
+        break;
+    }
+  }
+
+  void top_expectation(const Expectation& e) {
+    expectation(e);
+    if (checks_nothing(e))
+      problem(e.pointer, "the expectation checks nothing: give plan fields, an error code, or diagnostics to check");
+  }
+
+  void run() {
+    for (std::size_t i = 0; i < f.covers.size(); ++i)
+      if (!vocab.is_rule(f.covers[i]))
+        problem(f.pointer + "/covers/" + std::to_string(i), "unknown rule ID '" + f.covers[i] + "' (see `accord list rules`)");
+    for (std::size_t i = 0; i < f.requires_.size(); ++i)
+      if (!vocab.is_capability(f.requires_[i]))
+        problem(f.pointer + "/requires/" + std::to_string(i),
+                "unknown capability tag '" + f.requires_[i] + "' (see conformance/tables/capabilities.def)");
+    for (std::size_t i = 0; i < f.profiles.size(); ++i)
+      if (!vocab.is_profile(f.profiles[i]))
+        problem(f.pointer + "/profiles/" + std::to_string(i), "unknown profile '" + f.profiles[i] + "'");
+    if (f.has_expect) top_expectation(f.expect);
+    for (const auto& [profile, e] : f.expect_by_profile) {
+      if (!vocab.is_profile(profile)) problem(e.pointer, "unknown profile '" + profile + "'");
+      else if (!f.applies_to(profile)) problem(e.pointer, "expectation for profile '" + profile + "', which the case does not list in profiles");
+      top_expectation(e);
+    }
+    for (const auto& [hw, e] : f.expect_live) top_expectation(e);
+    for (const auto& p : vocab.profiles)
+      if (f.applies_to(p) && !f.expectation_for(p))
+        problem(f.pointer, "no expectation for profile '" + p + "': add expect, or expect_by_profile." + p);
+    std::string bad = vocab.check_case(f.given);
+    if (!bad.empty()) problem(f.pointer + "/given", "the reference cannot read the case: " + bad);
+  }
+};
+
+/// The folder that names the area: the directory right under `cases/` (or under the corpus root).
+std::string folder_area(const std::string& file, const std::string& dir) {
+  std::error_code ec;
+  fs::path rel = fs::relative(fs::path(file), fs::path(dir), ec);
+  if (ec || rel.empty()) return "";
+  std::vector<std::string> parts;
+  for (const auto& p : rel) parts.push_back(p.string());
+  if (parts.size() < 2) return "";  // a file directly in the corpus root
+  std::size_t at = parts[0] == "cases" ? 1 : 0;
+  if (parts[0] == "regressions") return "";  // promoted cases keep their original area
+  return at + 1 < parts.size() ? parts[at] : "";
+}
+
+}  // namespace
+
+void lint_fixtures(const std::vector<Fixture>& fixtures, const std::string& dir, const Vocabulary& vocab,
+                   std::vector<LoadError>* problems) {
+  std::map<std::string, const Fixture*> seen;
+  for (const auto& f : fixtures) {
+    auto [it, fresh] = seen.emplace(f.id, &f);
+    if (!fresh)
+      problems->push_back({f.file, f.pointer + "/id", "duplicate id '" + f.id + "' (first at " + it->second->file + ": " +
+                                                          it->second->pointer + ")"});
+    std::string area = f.id.substr(0, f.id.find('/'));
+    std::string folder = folder_area(f.file, dir);
+    if (!folder.empty() && folder != area)
+      problems->push_back({f.file, f.pointer + "/id", "id '" + f.id + "' has area '" + area + "' but the file is in folder '" +
+                                                          folder + "'"});
+    Checker{vocab, f, problems}.run();
+  }
+}
+
+LintResult lint_corpus(const std::string& dir, const Vocabulary& vocab) {
+  LintResult r;
+  Corpus c = load_corpus(dir);
+  r.files = c.files.size();
+  r.cases = c.fixtures.size();
+  r.problems = c.errors;
+  lint_fixtures(c.fixtures, dir, vocab, &r.problems);
+  std::stable_sort(r.problems.begin(), r.problems.end(), [](const LoadError& a, const LoadError& b) {
+    return a.file != b.file ? a.file < b.file : a.pointer < b.pointer;
+  });
+  return r;
+}
+
+}  // namespace accord::conformance

@@ -1,0 +1,124 @@
+// jsonl.cc: the JSON-lines protocol (conformance/PROTOCOL.md): message encoding and reply parsing.
+#include <array>
+
+#include "accord/conformance/protocol.h"
+
+namespace accord::conformance {
+namespace {
+using nlohmann::json;
+
+std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  // 1 = needs an escape: control characters, '"' and '\\' (nlohmann's dump() escapes exactly these).
+  static const auto kEscape = [] {
+    std::array<unsigned char, 256> t{};
+    for (int c = 0; c < 0x20; ++c) t[c] = 1;
+    t['"'] = t['\\'] = 1;
+    return t;
+  }();
+  static const char* hex = "0123456789abcdef";
+  out += '"';
+  const char* p = s.data();
+  const char* end = p + s.size();
+  while (p < end) {
+    const char* run = p;
+    while (p < end && !kEscape[static_cast<unsigned char>(*p)]) ++p;
+    out.append(run, static_cast<std::size_t>(p - run));
+    if (p == end) break;
+    unsigned char c = static_cast<unsigned char>(*p++);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: out += "\\u00", out += hex[c >> 4], out += hex[c & 15];
+    }
+  }
+  out += '"';
+}
+
+std::string start_request() { return json({{"cmd", "start"}, {"protocol", kProtocolVersion}}).dump(); }
+std::string stop_request() { return R"({"cmd":"stop"})"; }
+
+std::string resolve_request(const std::string& id, const std::string& profile, const json& case_json) {
+  return "{\"cmd\":\"resolve\",\"id\":" + json(id).dump() + ",\"profile\":" + json(profile).dump() +
+         ",\"case\":" + case_json.dump() + "}";
+}
+
+bool parse_handshake(const std::string& line, ImplementationInfo* info, std::string* error) {
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    *error = "handshake reply is not a JSON object: " + line.substr(0, 200);
+    return false;
+  }
+  if (j.value("ok", json()) != true) {
+    *error = "implementation refused the handshake: " + text_of(j.value("error", json("no reason given")));
+    return false;
+  }
+  if (j.value("protocol", json()) != kProtocolVersion) {
+    *error = "implementation speaks protocol " + j.value("protocol", json()).dump() + ", the harness speaks 1";
+    return false;
+  }
+  const json impl = j.value("implementation", json());
+  if (!impl.is_object() || !impl.contains("name") || !impl["name"].is_string() || impl["name"].get<std::string>().empty()) {
+    *error = "handshake reply lacks /implementation/name";
+    return false;
+  }
+  ImplementationInfo out;
+  out.name = impl["name"].get<std::string>();
+  out.version = text_of(impl.value("version", json("")));
+  out.language = text_of(impl.value("language", json("")));
+  const json caps = impl.value("capabilities", json::array());
+  if (!caps.is_array()) {
+    *error = "/implementation/capabilities must be a list of strings";
+    return false;
+  }
+  for (const auto& c : caps)
+    if (c.is_string()) out.capabilities.insert(c.get<std::string>());
+  *info = std::move(out);
+  return true;
+}
+
+std::string handshake_reply(const ImplementationInfo& info) {
+  json impl = {{"name", info.name}, {"version", info.version}, {"language", info.language},
+               {"capabilities", info.capabilities}};
+  return json({{"ok", true}, {"implementation", impl}, {"protocol", kProtocolVersion}}).dump();
+}
+
+Reply parse_reply(const std::string& line) {
+  Reply r;
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    r.message = "reply is not a JSON object: " + line.substr(0, 200);
+    return r;
+  }
+  if (auto id = j.find("id"); id != j.end() && id->is_string()) {
+    r.id = id->get<std::string>();
+    r.has_id = true;
+  }
+  if (auto o = j.find("outcome"); o != j.end()) {
+    r.kind = ReplyKind::kOutcome;
+    r.outcome = std::move(*o);
+  } else if (auto s = j.find("skipped"); s != j.end()) {
+    r.kind = ReplyKind::kSkipped;
+    r.message = text_of(*s);
+  } else if (auto e = j.find("errored"); e != j.end()) {
+    r.kind = ReplyKind::kErrored;
+    r.message = text_of(*e);
+  } else {
+    r.message = "reply has none of outcome, skipped, errored: " + line.substr(0, 200);
+  }
+  if (!r.has_id && r.kind != ReplyKind::kMalformed) {
+    r.kind = ReplyKind::kMalformed;
+    r.message = "reply has no string id: " + line.substr(0, 200);
+  }
+  return r;
+}
+
+}  // namespace accord::conformance

@@ -1,0 +1,119 @@
+// common.cc: reporter helpers, the file-reporter factory and MultiSink.
+#include "reporters/common.h"
+
+#include <cstdio>
+
+namespace accord::conformance {
+namespace detail {
+
+std::string xml_escape(const std::string& s) {
+  std::string o;
+  o.reserve(s.size());
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&#39;"; break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t') o += "?";  // not allowed in XML 1.0
+        else o += static_cast<char>(c);
+    }
+  }
+  return o;
+}
+
+std::string md_cell(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '|') o += "\\|";
+    else if (c == '\n') o += "<br>";
+    else if (c == '`') o += "\\`";
+    else o += c;
+  }
+  return o;
+}
+
+const std::vector<Verdict>& all_verdicts() {
+  static const std::vector<Verdict> v = {Verdict::kPassed,  Verdict::kFailed,  Verdict::kSkipped,
+                                         Verdict::kErrored, Verdict::kCrashed, Verdict::kTimeout,
+                                         Verdict::kExpectedDivergence, Verdict::kUnexpectedPass};
+  return v;
+}
+
+std::string counts_text(const Summary& s) {
+  std::string t;
+  for (Verdict v : all_verdicts()) t += (t.empty() ? "" : ", ") + std::to_string(s.count(v)) + " " + verdict_name(v);
+  return t;
+}
+
+std::string shown(const nlohmann::json& j, std::size_t max) {
+  std::string s = j.dump();
+  return s.size() > max ? s.substr(0, max - 3) + "..." : s;
+}
+
+std::string duration_text(double seconds) {
+  char buf[32];
+  if (seconds < 1) std::snprintf(buf, sizeof buf, "%.0f ms", seconds * 1000);
+  else std::snprintf(buf, sizeof buf, "%.2f s", seconds);
+  return buf;
+}
+
+bool StreamedFile::open(const std::string& path, std::string* error) {
+  path_ = path;
+  out_.open(path, std::ios::trunc);
+  if (!out_) *error = path + ": cannot write the report file";
+  return static_cast<bool>(out_);
+}
+
+void StreamedFile::append(const std::string& text) {
+  out_ << text;
+  out_.flush();
+}
+
+bool StreamedFile::replace(const std::string& text) {
+  out_.close();
+  std::string tmp = path_ + ".tmp";
+  {
+    std::ofstream t(tmp, std::ios::trunc);
+    t << text;
+    if (!t.flush()) return false;
+  }
+  return std::rename(tmp.c_str(), path_.c_str()) == 0;
+}
+
+}  // namespace detail
+
+const std::vector<std::string>& report_formats() {
+  static const std::vector<std::string> f = {"json", "junit", "markdown", "html"};
+  return f;
+}
+
+std::unique_ptr<ResultSink> make_file_reporter(const std::string& format, const std::string& path, std::string* error) {
+  auto file = std::make_unique<detail::StreamedFile>();
+  if (format != "json" && format != "junit" && format != "markdown" && format != "html") {
+    *error = "unknown report format '" + format + "' (expected json, junit, markdown or html)";
+    return nullptr;
+  }
+  if (!file->open(path, error)) return nullptr;
+  if (format == "json") return detail::make_json_reporter(std::move(file));
+  if (format == "junit") return detail::make_junit_reporter(std::move(file));
+  if (format == "markdown") return detail::make_markdown_reporter(std::move(file));
+  return detail::make_html_reporter(std::move(file));
+}
+
+void MultiSink::begin(const RunHeader& h) {
+  for (auto& s : sinks_) s->begin(h);
+  for (auto* s : borrowed_) s->begin(h);
+}
+void MultiSink::result(const CaseResult& r) {
+  for (auto& s : sinks_) s->result(r);
+  for (auto* s : borrowed_) s->result(r);
+}
+void MultiSink::end(const Summary& sm) {
+  for (auto& s : sinks_) s->end(sm);
+  for (auto* s : borrowed_) s->end(sm);
+}
+
+}  // namespace accord::conformance

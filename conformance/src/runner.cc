@@ -1,0 +1,204 @@
+// runner.cc: selects cases, fans them out over adapter instances, judges and streams each result.
+#include "accord/conformance/runner.h"
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace accord::conformance {
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Verdict verdict_of(ResultStatus s) {
+  switch (s) {
+    case ResultStatus::kOk: return Verdict::kPassed;
+    case ResultStatus::kSkipped: return Verdict::kSkipped;
+    case ResultStatus::kErrored: return Verdict::kErrored;
+    case ResultStatus::kCrashed: return Verdict::kCrashed;
+    case ResultStatus::kTimeout: return Verdict::kTimeout;
+  }
+  return Verdict::kErrored;  // LCOV_EXCL_LINE unreachable: every status returns above
+}
+
+/// Shared state of one run: the case queue, the sink (serialised) and the counts.
+struct RunState {
+  RunState(const std::vector<const Fixture*>& c, const RunOptions& o, ResultSink& s) : cases(c), options(o), sink(s) {}
+  const std::vector<const Fixture*>& cases;
+  const RunOptions& options;
+  ResultSink& sink;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  Summary summary;
+};
+
+void work(Adapter& adapter, RunState& st) {
+  const bool trace = adapter.info().capabilities.count("trace") > 0;
+  for (;;) {
+    if (st.stop) return;
+    std::size_t i = st.next++;
+    if (i >= st.cases.size()) return;
+    const Fixture& f = *st.cases[i];
+    AdapterResult ar;
+    auto t0 = Clock::now();
+    auto missing = missing_capabilities(f, adapter.info());
+    if (!missing.empty()) {
+      ar = {ResultStatus::kSkipped, nullptr, "implementation lacks capability " + missing.front()};
+      for (std::size_t k = 1; k < missing.size(); ++k) ar.message += ", " + missing[k];
+    } else {
+      ar = adapter.resolve(f.id, st.options.profile, f.given);
+    }
+    CaseResult r = judge(f, st.options.profile, ar, st.options.divergences, trace);
+    r.seconds = since(t0);
+    r.index = i;
+    std::lock_guard<std::mutex> lock(st.mu);
+    ++st.summary.counts[r.verdict];
+    if (st.options.fail_fast && is_bad(r.verdict)) st.stop = true;
+    st.sink.result(r);
+  }
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kPassed: return "passed";
+    case Verdict::kFailed: return "failed";
+    case Verdict::kSkipped: return "skipped";
+    case Verdict::kErrored: return "errored";
+    case Verdict::kCrashed: return "crashed";
+    case Verdict::kTimeout: return "timeout";
+    case Verdict::kExpectedDivergence: return "expected-divergence";
+    case Verdict::kUnexpectedPass: return "unexpected-pass";
+  }
+  return "?";  // LCOV_EXCL_LINE unreachable: every verdict returns above
+}
+
+bool is_bad(Verdict v) {
+  switch (v) {
+    case Verdict::kPassed:
+    case Verdict::kSkipped:
+    case Verdict::kExpectedDivergence: return false;
+    case Verdict::kFailed:
+    case Verdict::kErrored:
+    case Verdict::kCrashed:
+    case Verdict::kTimeout:
+    case Verdict::kUnexpectedPass: return true;
+  }
+  return true;  // LCOV_EXCL_LINE unreachable: every verdict returns above
+}
+
+std::size_t Summary::count(Verdict v) const {
+  auto it = counts.find(v);
+  return it == counts.end() ? 0 : it->second;
+}
+
+bool Summary::ok() const {
+  for (const auto& [v, n] : counts)
+    if (n && is_bad(v)) return false;
+  return not_run == 0 && selected > 0;  // a run that checked nothing is no pass
+}
+
+std::vector<const Fixture*> select_cases(const std::vector<Fixture>& fixtures, const RunOptions& o) {
+  std::vector<const Fixture*> out;
+  for (const auto& f : fixtures)
+    if (f.applies_to(o.profile) && (!o.filter || std::regex_search(f.id, *o.filter))) out.push_back(&f);
+  return out;
+}
+
+std::vector<std::string> missing_capabilities(const Fixture& f, const ImplementationInfo& info) {
+  std::vector<std::string> missing;
+  for (const auto& tag : f.requires_)
+    if (!info.capabilities.count(tag)) missing.push_back(tag);
+  return missing;
+}
+
+CaseResult judge(const Fixture& f, const std::string& profile, const AdapterResult& ar, const Divergences& d,
+                 bool check_trace) {
+  CaseResult r;
+  r.id = f.id, r.title = f.title, r.file = f.file, r.pointer = f.pointer;
+  r.outcome = ar.outcome;
+  r.verdict = verdict_of(ar.status);
+  r.message = ar.message;
+  if (ar.status == ResultStatus::kOk) {
+    const Expectation* e = f.expectation_for(profile);
+    if (!e) {
+      r.verdict = Verdict::kErrored;
+      r.message = "the case has no expectation for profile '" + profile + "'";
+      return r;
+    }
+    Comparison c = compare(ar.outcome, *e, check_trace);
+    r.verdict = c.pass ? Verdict::kPassed : Verdict::kFailed;
+    r.diffs = std::move(c.diffs);
+  }
+  auto listed = d.reasons.find(f.id);
+  if (listed == d.reasons.end()) return r;
+  if (r.verdict == Verdict::kPassed) {
+    r.verdict = Verdict::kUnexpectedPass;
+    r.message = "listed as a divergence in " + d.file + " (" + listed->second + ") but passed; remove the entry";
+  } else if (r.verdict == Verdict::kFailed) {
+    r.verdict = Verdict::kExpectedDivergence;
+    r.message = listed->second;
+  }
+  return r;
+}
+
+Runner::Runner(AdapterFactory factory, RunOptions options) : factory_(std::move(factory)), options_(std::move(options)) {}
+
+Runner::~Runner() {
+  if (first_) first_->stop();
+}
+
+bool Runner::start(std::string* error) {
+  first_ = factory_();
+  return first_->start(error);
+}
+
+const ImplementationInfo& Runner::info() const { return first_->info(); }
+
+Summary Runner::run(const std::vector<Fixture>& fixtures, const std::string& corpus, ResultSink& sink) {
+  auto t0 = Clock::now();
+  std::vector<const Fixture*> cases = select_cases(fixtures, options_);
+  RunState st{cases, options_, sink};
+  st.summary.selected = cases.size();
+  std::set<std::string> ids;
+  for (const auto& f : fixtures) ids.insert(f.id);
+  for (const auto& [id, reason] : options_.divergences.reasons)
+    if (!ids.count(id)) st.summary.stale_divergences.push_back(id);
+  sink.begin({first_->info(), options_.profile, corpus, options_.divergences.file, cases.size(), utc_now()});
+  int jobs = std::max(1, std::min<int>(options_.jobs, static_cast<int>(std::max<std::size_t>(cases.size(), 1))));
+  std::vector<std::thread> threads;
+  for (int j = 1; j < jobs; ++j)
+    threads.emplace_back([&] {
+      auto adapter = factory_();
+      std::string err;
+      if (adapter->start(&err)) work(*adapter, st);
+      adapter->stop();
+    });
+  work(*first_, st);
+  for (auto& t : threads) t.join();
+  st.summary.not_run = cases.size() - std::min(cases.size(), [&] {
+    std::size_t n = 0;
+    for (const auto& [v, k] : st.summary.counts) n += k;
+    return n;
+  }());
+  st.summary.seconds = since(t0);
+  sink.end(st.summary);
+  return st.summary;
+}
+
+}  // namespace accord::conformance

@@ -1,0 +1,65 @@
+// in_process_test.cc: the reference adapter; its fast text writer is byte-identical to the JSON form.
+#include <gtest/gtest.h>
+
+#include "accord/conformance/adapter.h"
+#include "accord/conformance/loader.h"
+#include "test_support.h"
+
+namespace accord::conformance {
+namespace {
+using nlohmann::json;
+
+TEST(InProcess, DeclaresEveryCapability) {
+  auto a = make_reference_adapter();
+  std::string err;
+  ASSERT_TRUE(a->start(&err));
+  EXPECT_EQ(a->info().name, "accord-reference");
+  EXPECT_EQ(a->info().capabilities.size(), known_capabilities().size());
+  EXPECT_TRUE(a->info().capabilities.count("trace"));
+}
+
+TEST(InProcess, UnknownProfileIsSkippedAndBadCaseErrored) {
+  auto a = make_reference_adapter();
+  EXPECT_EQ(a->resolve("x", "lightning-2.0", json::object()).status, ResultStatus::kSkipped);
+  AdapterResult r = a->resolve("x", "spec", {{"flags", {{"no_such_flag", 1}}}});
+  EXPECT_EQ(r.status, ResultStatus::kErrored);
+  EXPECT_NE(r.message.find("/flags/no_such_flag"), std::string::npos);
+}
+
+/// Every case of the corpus and of the self-test data, both profiles: the direct writer used by
+/// `accord serve` must give exactly the text of the reference's own outcome_to_json().dump().
+TEST(InProcess, TextWriterMatchesTheJsonFormByteForByte) {
+  auto a = make_reference_adapter();
+  std::vector<Fixture> all;
+  for (const std::string& dir : {std::string(ACCORD_FIXTURES_DIR), testing::data_dir("mutant")}) {
+    Corpus c = load_corpus(dir);
+    all.insert(all.end(), c.fixtures.begin(), c.fixtures.end());
+  }
+  ASSERT_FALSE(all.empty());
+  std::size_t compared = 0;
+  for (const auto& f : all) {
+    for (const char* profile : {"spec", "lightning-1.6"}) {
+      AdapterResult tree = a->resolve(f.id, profile, f.given);
+      std::string text;
+      AdapterResult fast = a->resolve_text(f.id, profile, f.given, &text);
+      ASSERT_EQ(fast.status, tree.status) << f.id;
+      if (tree.status != ResultStatus::kOk) continue;
+      ASSERT_EQ(text, tree.outcome.dump()) << f.id << " (" << profile << ")";
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, all.size());
+}
+
+TEST(InProcess, TextWriterEscapesLikeNlohmann) {
+  auto a = make_reference_adapter();
+  json c = {{"flags", {{"accelerator", "we\"ird\\\n\t\x01\u00e9"}, {"strategy", "Odd\x1f"}}}};
+  for (const char* profile : {"spec", "lightning-1.6"}) {
+    std::string text;
+    a->resolve_text("x", profile, c, &text);
+    EXPECT_EQ(text, a->resolve("x", profile, c).outcome.dump()) << profile;
+  }
+}
+
+}  // namespace
+}  // namespace accord::conformance

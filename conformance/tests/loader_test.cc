@@ -1,0 +1,95 @@
+// loader_test.cc: finding, parsing and schema-checking fixture files; errors carry file + pointer.
+#include <gtest/gtest.h>
+
+#include "accord/conformance/loader.h"
+#include "test_support.h"
+
+namespace accord::conformance {
+namespace {
+using testing::TempDir;
+
+const char* kCase = R"({"cases": [{"id": "strategy/a", "title": "t", "origin": "regression-snapshot",
+  "given": {"flags": {"accelerator": "cpu"}}, "expect": {"plan": {"accelerator": "cpu"}}}]})";
+
+TEST(Loader, ReadsTheSampleCorpusInPathOrder) {
+  Corpus c = load_corpus(testing::data_dir("mutant"));
+  ASSERT_TRUE(c.errors.empty()) << to_string(c.errors.front());
+  ASSERT_EQ(c.files.size(), 2u);
+  ASSERT_EQ(c.fixtures.size(), 10u);
+  EXPECT_EQ(c.fixtures[0].id, "determinism/benchmark-warns");  // cases/determinism sorts before cases/strategy
+  EXPECT_EQ(c.fixtures[4].id, "strategy/ddp-spawn-named");
+  EXPECT_EQ(c.fixtures[4].pointer, "/cases/0");
+  const Fixture& split = c.fixtures[8];
+  EXPECT_EQ(split.id, "strategy/ddp-spawn-profile-split");
+  EXPECT_FALSE(split.has_expect);
+  ASSERT_NE(split.expectation_for("spec"), nullptr);
+  EXPECT_EQ(split.expectation_for("spec")->pointer, "/cases/4/expect_by_profile/spec");
+}
+
+TEST(Loader, CompiledSchemaIsThePublishedFile) {
+  std::string published = testing::read_file(std::string(ACCORD_FIXTURES_DIR) + "/schema/fixture.schema.json");
+  EXPECT_EQ(nlohmann::json::parse(published), nlohmann::json::parse(fixture_schema_text()));
+}
+
+TEST(Loader, SkipsTheSchemaFolderAndNonJsonFiles) {
+  TempDir d;
+  d.write("schema/fixture.schema.json", "{\"not\": \"a fixture\"}");
+  d.write("cases/strategy/a.json", kCase);
+  d.write("cases/strategy/notes.md", "# not a fixture");
+  Corpus c = load_corpus(d.path());
+  EXPECT_TRUE(c.errors.empty());
+  EXPECT_EQ(c.fixtures.size(), 1u);
+}
+
+TEST(Loader, InvalidJsonNamesTheFileAndPosition) {
+  TempDir d;
+  d.write("cases/x/bad.json", "{\"cases\": [\n  1,\n");
+  Corpus c = load_corpus(d.path());
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].file, d.path() + "/cases/x/bad.json");
+  EXPECT_EQ(c.errors[0].pointer, "");
+  EXPECT_NE(c.errors[0].message.find("line 3"), std::string::npos) << c.errors[0].message;
+}
+
+TEST(Loader, SchemaErrorsPointAtTheBadValue) {
+  TempDir d;
+  nlohmann::json doc = nlohmann::json::parse(kCase);
+  doc["cases"][0]["given"]["hardware"] = {{"cuda_devices", -2}};
+  d.write("cases/strategy/a.json", doc.dump());
+  Corpus c = load_corpus(d.path());
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].pointer, "/cases/0/given/hardware/cuda_devices");
+  EXPECT_NE(c.errors[0].message.find("(value: -2)"), std::string::npos) << c.errors[0].message;
+  EXPECT_TRUE(c.fixtures.empty());
+}
+
+TEST(Loader, BothExpectationsMissingIsASchemaError) {
+  TempDir d;
+  nlohmann::json doc = nlohmann::json::parse(kCase);
+  doc["cases"][0].erase("expect");
+  d.write("cases/strategy/a.json", doc.dump());
+  Corpus c = load_corpus(d.path());
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].pointer, "/cases/0");
+  EXPECT_NE(c.errors[0].message.find("expect"), std::string::npos);
+}
+
+TEST(Loader, ExpectationWithTwoKindsIsASchemaError) {
+  TempDir d;
+  nlohmann::json doc = nlohmann::json::parse(kCase);
+  doc["cases"][0]["expect"]["error"] = {{"code", "err_flag_conflict"}};
+  d.write("cases/strategy/a.json", doc.dump());
+  Corpus c = load_corpus(d.path());
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].pointer, "/cases/0/expect");
+}
+
+TEST(Loader, MissingDirectoryIsAnErrorNotAThrow) {
+  Corpus c = load_corpus("/nonexistent/accord/corpus");
+  ASSERT_EQ(c.errors.size(), 1u);
+  EXPECT_EQ(c.errors[0].message, "not a directory");
+  EXPECT_EQ(to_string(c.errors[0]), "/nonexistent/accord/corpus: /: not a directory");
+}
+
+}  // namespace
+}  // namespace accord::conformance

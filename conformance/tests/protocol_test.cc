@@ -1,0 +1,133 @@
+// protocol_test.cc: message encoding, reply parsing, the handshake, and the serve loop over streams.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "accord/conformance/protocol.h"
+
+namespace accord::conformance {
+namespace {
+using nlohmann::json;
+
+TEST(Protocol, RequestsAreSingleJsonLines) {
+  EXPECT_EQ(json::parse(start_request()), json({{"cmd", "start"}, {"protocol", 1}}));
+  EXPECT_EQ(json::parse(stop_request()), json({{"cmd", "stop"}}));
+  std::string r = resolve_request("a/b", "spec", {{"flags", {{"devices", 2}}}});
+  EXPECT_EQ(r.find('\n'), std::string::npos);
+  EXPECT_EQ(json::parse(r), json({{"cmd", "resolve"}, {"id", "a/b"}, {"profile", "spec"}, {"case", {{"flags", {{"devices", 2}}}}}}));
+}
+
+TEST(Protocol, ParseReplyKinds) {
+  Reply r = parse_reply(R"({"id": "a", "outcome": {"status": "ok"}})");
+  EXPECT_EQ(r.kind, ReplyKind::kOutcome);
+  EXPECT_EQ(r.id, "a");
+  EXPECT_EQ(r.outcome["status"], "ok");
+  r = parse_reply(R"({"id": "a", "skipped": "no ipu"})");
+  EXPECT_EQ(r.kind, ReplyKind::kSkipped);
+  EXPECT_EQ(r.message, "no ipu");
+  r = parse_reply(R"({"id": "a", "errored": "Traceback ..."})");
+  EXPECT_EQ(r.kind, ReplyKind::kErrored);
+  EXPECT_EQ(parse_reply("not json").kind, ReplyKind::kMalformed);
+  EXPECT_EQ(parse_reply("[1, 2]").kind, ReplyKind::kMalformed);
+  EXPECT_EQ(parse_reply(R"({"id": "a"})").kind, ReplyKind::kMalformed);
+  r = parse_reply(R"({"outcome": {}})");
+  EXPECT_EQ(r.kind, ReplyKind::kMalformed);
+  EXPECT_NE(r.message.find("no string id"), std::string::npos);
+}
+
+TEST(Protocol, HandshakeAcceptsVersionOneOnly) {
+  ImplementationInfo info;
+  std::string err;
+  ASSERT_TRUE(parse_handshake(R"({"ok": true, "protocol": 1, "implementation": {"name": "x", "version": "2",
+      "language": "py", "capabilities": ["accelerator:cpu", "env"]}})", &info, &err)) << err;
+  EXPECT_EQ(info.name, "x");
+  EXPECT_EQ(info.capabilities, (std::set<std::string>{"accelerator:cpu", "env"}));
+  EXPECT_FALSE(parse_handshake(R"({"ok": false, "error": "nope"})", &info, &err));
+  EXPECT_NE(err.find("nope"), std::string::npos);
+  EXPECT_FALSE(parse_handshake(R"({"ok": true, "protocol": 2, "implementation": {"name": "x"}})", &info, &err));
+  EXPECT_NE(err.find("protocol 2"), std::string::npos);
+  EXPECT_FALSE(parse_handshake(R"({"ok": true, "protocol": 1, "implementation": {}})", &info, &err));
+  EXPECT_FALSE(parse_handshake("hello", &info, &err));
+  ImplementationInfo back;
+  info.name = "y";
+  ASSERT_TRUE(parse_handshake(handshake_reply(info), &back, &err));
+  EXPECT_EQ(back.name, "y");
+  EXPECT_EQ(back.capabilities, info.capabilities);
+}
+
+std::vector<json> serve_lines(const std::string& input, const std::string& profile = "spec") {
+  auto impl = make_reference_adapter();
+  std::string err;
+  EXPECT_TRUE(impl->start(&err));
+  std::istringstream in(input);
+  std::ostringstream out;
+  EXPECT_EQ(serve(in, out, *impl, profile), 0);
+  std::vector<json> lines;
+  std::istringstream replies(out.str());
+  for (std::string l; std::getline(replies, l);) lines.push_back(json::parse(l));
+  return lines;
+}
+
+TEST(Serve, AnswersEveryRequestInOrderUntilStop) {
+  auto lines = serve_lines(
+      "{\"cmd\":\"start\",\"protocol\":1}\n"
+      "{\"cmd\":\"resolve\",\"id\":\"a\",\"case\":{\"flags\":{\"strategy\":\"ddp_cpu\"}}}\n"
+      "\n"
+      "this is not json\n"
+      "{\"cmd\":\"resolve\",\"id\":\"b\",\"case\":{\"flags\":{\"devices\":{\"nope\":1}}}}\n"
+      "{\"cmd\":\"dance\",\"id\":\"c\"}\n"
+      "{\"cmd\":\"stop\"}\n"
+      "{\"cmd\":\"resolve\",\"id\":\"after-stop\",\"case\":{}}\n");
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0]["implementation"]["name"], "accord-reference");
+  EXPECT_EQ(lines[1]["id"], "a");
+  EXPECT_EQ(lines[1]["outcome"]["error"]["code"], "err_strategy_ddp_cpu");
+  EXPECT_TRUE(lines[2]["errored"].is_string());
+  EXPECT_EQ(lines[3]["id"], "b");
+  EXPECT_NE(lines[3]["errored"].get<std::string>().find("/flags/devices"), std::string::npos);
+  EXPECT_EQ(lines[4]["id"], "c");
+  EXPECT_NE(lines[4]["errored"].get<std::string>().find("dance"), std::string::npos);
+}
+
+TEST(Serve, RequestProfileWinsOverTheDefault) {
+  // accelerator='ddp_cpu' is an error in spec and a deprecated alias in lightning-1.6 (policies.def).
+  const std::string req = "{\"cmd\":\"resolve\",\"id\":\"x\",\"profile\":\"lightning-1.6\",\"case\":{\"flags\":{\"accelerator\":\"ddp_cpu\"}}}\n";
+  const std::string plain = "{\"cmd\":\"resolve\",\"id\":\"x\",\"case\":{\"flags\":{\"accelerator\":\"ddp_cpu\"}}}\n";
+  auto named = serve_lines(req, "spec");
+  auto by_default_spec = serve_lines(plain, "spec");
+  auto by_default_l16 = serve_lines(plain, "lightning-1.6");
+  EXPECT_EQ(named[0]["outcome"], by_default_l16[0]["outcome"]);
+  EXPECT_NE(named[0]["outcome"], by_default_spec[0]["outcome"]);
+}
+
+TEST(Serve, ParallelBatchesAnswerInOrderAndStopOnTime) {
+  std::string input = start_request() + "\n";
+  for (int i = 0; i < 500; ++i) {
+    json c = {{"flags", {{"accelerator", "cpu"}, {"devices", 1 + i % 4}}}};
+    input += resolve_request("case/" + std::to_string(i), i % 2 ? "spec" : "lightning-1.6", c) + "\n";
+    if (i == 400) input += stop_request() + "\n";
+  }
+  std::vector<std::unique_ptr<Adapter>> owned;
+  std::vector<Adapter*> impls;
+  for (int k = 0; k < 3; ++k) owned.push_back(make_reference_adapter()), impls.push_back(owned.back().get());
+  std::istringstream in3(input), in1(input);
+  std::ostringstream out3, out1;
+  EXPECT_EQ(serve(in3, out3, impls, "spec"), 0);
+  EXPECT_EQ(serve(in1, out1, *impls[0], "spec"), 0);
+  EXPECT_EQ(out3.str(), out1.str());
+  std::istringstream replies(out3.str());
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(replies, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 402u);  // handshake + cases 0..400, nothing after stop
+  EXPECT_EQ(json::parse(lines[1])["id"], "case/0");
+  EXPECT_EQ(json::parse(lines[401])["id"], "case/400");
+}
+
+TEST(Serve, StartWithAnotherProtocolIsRefused) {
+  auto lines = serve_lines("{\"cmd\":\"start\",\"protocol\":9}\n");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["ok"], false);
+}
+
+}  // namespace
+}  // namespace accord::conformance
