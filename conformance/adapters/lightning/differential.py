@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Differential run: real Lightning (through adapter.py) against accord's reference, case by case.
 
-    ACCORD_LIGHTNING_ROOT=/work/oracle /usr/bin/python3 differential.py --accord build/conformance/cli/accord
+    ACCORD_LIGHTNING_ROOT=/work/oracle /usr/bin/python3 differential.py --accord build/bin/accord [--cache DIR]
 
 Generates systematic grids (accelerator x strategy x devices x hardware, cluster environments, precision x amp,
 plugins, legacy device flags, determinism, interactive, instances) plus seeded random samples, runs them through
@@ -822,19 +822,20 @@ def quirk_cases():
 
 
 def diversify(idxs, cases, lit):
-    """Orders one area's candidate cases so that the first N cover as many error codes / strategies as possible."""
+    """Orders one area's candidate cases so that the first N cover as many error codes / strategies as possible;
+    also returns how many such coarse classes there are."""
     buckets = collections.OrderedDict()
     for i in sorted(idxs, key=lambda i: len(json.dumps(cases[i][1]))):
         o = lit[i]["outcome"]
         coarse = ("e", o["error"]["code"]) if o["status"] == "error" else ("p", o["plan"]["strategy"]["name"],
                                                                           o["plan"]["accelerator"])
         buckets.setdefault(coarse, []).append(i)
-    out = []
+    out, n_buckets = [], len(buckets)
     while any(buckets.values()):
         for b in buckets.values():
             if b:
                 out.append(b.pop(0))
-    return out
+    return out, n_buckets
 
 
 def fixture_of(area, slug, title, c, out, ref_out, spec_fields, extra):
@@ -892,7 +893,8 @@ def write_fixtures(cases, ref, lit, per_case, explained, outdir, per_area_max, l
         used = {f["id"] for fs in files.values() for f in fs}
         extra_of_area = {"cluster": ["cluster_environment", "num_nodes"], "interactive": ["launcher"],
                          "strategy": ["num_processes"]}.get(area, [])
-        for i in diversify(list(classes.values()), cases, lit)[:per_area_max]:
+        ordered, n_buckets = diversify(list(classes.values()), cases, lit)
+        for i in ordered[:max(per_area_max, n_buckets)]:  # every error code / strategy x accelerator at least once
             c, out = cases[i][1], lit[i]["outcome"]
             slug = "oracle-" + slugify(describe(c).replace("Trainer(", ""), 70)
             base, k = slug, 2
@@ -924,7 +926,8 @@ def write_fixtures(cases, ref, lit, per_case, explained, outdir, per_area_max, l
 # ---------------------------------------------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--accord", default=os.path.join(REPO, "build", "conformance", "cli", "accord"))
+    ap.add_argument("--accord", default=os.path.join(REPO, "build", "bin", "accord"),
+                    help="the accord binary (its `resolve --batch --profile P` is the reference)")
     ap.add_argument("--lightning", default="1.6", choices=["1.6", "2.x"])
     ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", "/work/oracle"))
     ap.add_argument("--profile", default="lightning-1.6")
@@ -987,7 +990,9 @@ def main():
             fh.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} grids={args.grids} random={args.random} "
                      f"plausible={args.plausible} seed={args.seed} "
                      f"cases={len(cases)} compared={stats['compared']} agree={stats['agree']} "
-                     f"different={stats['different']} groups={len(groups)} "
+                     f"different={stats['different']} "
+                     f"secondary_only={stats['different in secondary fields only']} "
+                     f"explained={stats['explained (every difference of the case)']} groups={len(groups)} "
                      f"skipped={stats['lightning skipped']} errored={stats['lightning errored']}\n")
     if args.write_fixtures:
         n = write_fixtures(cases, ref, lit, per_case, explained, args.write_fixtures, args.per_area, sys.stderr)
