@@ -54,32 +54,40 @@ bool resolve_line(const std::string& line, const std::string& profile, cf::Adapt
   return false;
 }
 
-/// `--batch`: chunks of lines resolved by `jobs` threads, written in input order with one write per
-/// chunk and thread (no flush per line).
+/// `--batch`: chunks of lines resolved by `jobs` worker threads while this thread writes the previous
+/// chunk's outcomes and reads the next chunk (double buffering); output stays in input order, with
+/// one write per chunk and worker (no flush per line).
 int run_batch(std::istream& in, const std::string& profile, int jobs) {
   std::ios::sync_with_stdio(false);
   constexpr std::size_t kChunk = 4096;
-  jobs = jobs > 0 ? jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t parts = jobs > 0 ? static_cast<std::size_t>(jobs) : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::unique_ptr<cf::Adapter>> adapters;
-  for (int k = 0; k < jobs; ++k) adapters.push_back(cf::make_reference_adapter());
-  std::vector<std::string> lines, outs(static_cast<std::size_t>(jobs));
-  std::vector<long long> bad(static_cast<std::size_t>(jobs), 0);
-  std::string line;
-  for (bool more = true; more;) {
-    lines.clear();
-    while (lines.size() < kChunk && (more = static_cast<bool>(std::getline(in, line))))
-      if (!line.empty()) lines.push_back(std::move(line));
-    auto work = [&](std::size_t k, std::size_t parts) {
-      outs[k].clear();
-      for (std::size_t i = lines.size() * k / parts; i < lines.size() * (k + 1) / parts; ++i)
-        bad[k] += !resolve_line(lines[i], profile, *adapters[k], &outs[k]);
-    };
-    std::size_t parts = lines.size() < 256 ? 1 : static_cast<std::size_t>(jobs);
-    std::vector<std::thread> threads;
-    for (std::size_t k = 1; k < parts; ++k) threads.emplace_back(work, k, parts);
-    work(0, parts);
-    for (auto& t : threads) t.join();
-    for (std::size_t k = 0; k < parts; ++k) std::cout.write(outs[k].data(), static_cast<std::streamsize>(outs[k].size()));
+  for (std::size_t k = 0; k < parts; ++k) adapters.push_back(cf::make_reference_adapter());
+  std::vector<std::string> lines[2], outs[2];
+  outs[0].resize(parts), outs[1].resize(parts);
+  std::vector<long long> bad(parts, 0);
+  auto read_chunk = [&in](std::vector<std::string>& into) {
+    into.clear();
+    std::string line;
+    while (into.size() < kChunk && std::getline(in, line))
+      if (!line.empty()) into.push_back(std::move(line));
+  };
+  auto write_chunk = [](std::vector<std::string>& from) {
+    for (auto& o : from) std::cout.write(o.data(), static_cast<std::streamsize>(o.size())), o.clear();
+  };
+  read_chunk(lines[0]);
+  for (int cur = 0; !lines[cur].empty(); cur ^= 1) {
+    std::vector<std::thread> workers;
+    for (std::size_t k = 0; k < parts; ++k)
+      workers.emplace_back([&, k] {
+        const auto& ls = lines[cur];
+        for (std::size_t i = ls.size() * k / parts; i < ls.size() * (k + 1) / parts; ++i)
+          bad[k] += !resolve_line(ls[i], profile, *adapters[k], &outs[cur][k]);
+      });
+    write_chunk(outs[cur ^ 1]);  // the previous chunk, while this one resolves
+    read_chunk(lines[cur ^ 1]);
+    for (auto& t : workers) t.join();
+    if (lines[cur ^ 1].empty()) write_chunk(outs[cur]);
   }
   std::cout.flush();
   for (auto b : bad)

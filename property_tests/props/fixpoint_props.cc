@@ -18,7 +18,7 @@
 //   - precision written as the flag was (same text, e.g. the string "16"): fed back unchanged, since
 //     1.6.5 tells "16" from 16 (A14.1) and only the latter meets the apex-on-CPU check;
 //   - a precision value that is not a flag spelling (DeepSpeed reports the raw flag: precision=None
-//     gives 'None' in 1.6.5, A7.2) is fed back as the original flag;
+//     gives 'None' in 1.6.5, A7.2; apex reports 'mixed') is fed back as the original flag;
 //   - precision 16 that fell back to bf16 (CPU, TPU; A7.2) is fed back as given: 'bf16' has its own
 //     amp_backend check (err_bf16_requires_native, A7.1) that 16 never meets (apex is ignored there);
 //   - tpu_spawn and single_tpu are not constructible by name (err_strategy_tpu_spawn, A15; single_tpu
@@ -76,10 +76,11 @@ PyValue precision_value(const std::string& v) {
   return PyValue::string(v);
 }
 
-/// Whether a plan's precision value is a spelling the flag accepts (DeepSpeed and given precision
-/// plugins report the raw flag, e.g. 'None' for precision=None in 1.6.5).
+/// Whether a plan's precision value is a spelling the flag accepts in both profiles (DeepSpeed and
+/// given precision plugins report the raw flag, e.g. 'None' for precision=None in 1.6.5; the apex
+/// plugin reports its own 'mixed').
 bool spelled(const std::string& v) {
-  for (const char* s : {"16", "32", "64", "bf16", "mixed", "16-true", "bf16-true"})
+  for (const char* s : {"16", "32", "64", "bf16", "16-true", "bf16-true"})
     if (v == s) return true;
   return false;
 }
