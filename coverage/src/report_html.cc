@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "accord/conformance/report.h"
 #include "accord/coverage/report.h"
 #include "accord/reference/inputs.h"
 
@@ -30,20 +31,7 @@ table.t{border-collapse:collapse;font-size:12px;background:#fff}table.t td,table
 .cols{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start}
 )css";
 
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&#39;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
+std::string esc(const std::string& s) { return conformance::xml_escape(s); }
 
 /// Covered cells darken with the number of cases (log scale): 1 case light green, 30+ dark green.
 std::string green(int cases) {

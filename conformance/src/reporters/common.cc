@@ -6,6 +6,8 @@
 namespace accord::conformance {
 namespace detail {
 
+}  // namespace detail
+
 std::string xml_escape(const std::string& s) {
   std::string o;
   o.reserve(s.size());
@@ -23,6 +25,8 @@ std::string xml_escape(const std::string& s) {
   }
   return o;
 }
+
+namespace detail {
 
 std::string md_cell(const std::string& s) {
   std::string o;

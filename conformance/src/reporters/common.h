@@ -10,7 +10,7 @@
 
 namespace accord::conformance::detail {
 
-std::string xml_escape(const std::string& s);
+using accord::conformance::xml_escape;
 /// Escapes `|`, backticks and newlines for a Markdown table cell.
 std::string md_cell(const std::string& s);
 /// `12 passed, 1 failed, ...` in a fixed order (every verdict, zeros included).

@@ -74,4 +74,7 @@ ComparisonTable build_comparison(const std::vector<std::string>& names, const st
 /// Renders the table as `text`, `markdown`, `json` or `html`.
 std::string render_comparison(const ComparisonTable& t, const std::string& format);
 
+/// Escapes & < > " ' for XML and HTML text and attributes; control characters XML 1.0 forbids become '?'.
+std::string xml_escape(const std::string& s);
+
 }  // namespace accord::conformance
