@@ -10,20 +10,18 @@ Outcome resolve(const Case& given, Profile profile) {
   const Case& in = with_env_defaults ? *with_env_defaults : given;
   detail::Ctx c(in, profile);
   if (with_env_defaults) c.fire(RuleId::kTrainerEnvDefaults);
-  Plan plan;
+  Outcome out;
+  Plan& plan = out.result.emplace<Plan>();  // built in place; replaced by the error when a stage fails
   // Stage 1: check the flags and set final flags. Stage 2: choose accelerator, devices, cluster
   // environment, strategy, precision. Stage 3: complete the strategy and apply determinism.
   bool ok = detail::construct_instances(c) && detail::check_determinism_flags(c) && detail::validate_flags(c) &&
             detail::validate_plugins(c) && detail::validate_amp(c) && detail::validate_devices(c) &&
             detail::select_accelerator(c) && detail::select_cluster_env(c) && detail::select_strategy(c) &&
             detail::select_precision(c) && detail::realize(c, plan);
-  Outcome out;
-  if (ok) {
+  if (ok)
     detail::realize_determinism(c, plan);
-    out.result = std::move(plan);
-  } else {
-    out.result = *c.error;
-  }
+  else
+    out.result = std::move(*c.error);
   out.notes = std::move(c.notes);
   out.trace = std::move(c.trace);
   return out;

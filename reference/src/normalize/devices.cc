@@ -1,6 +1,7 @@
 // devices.cc: Lightning 1.6.5 device parsers (A4): CPU, GPU, TPU, HPU, IPU.
 #include "devices.h"
 
+#include <algorithm>
 #include <set>
 
 namespace accord::reference::detail {
@@ -44,8 +45,25 @@ std::optional<std::vector<PyValue>> comma_ints(const std::string& s) {
 
 PyValue range_list(long long n) {
   std::vector<PyValue> l;
+  l.reserve(static_cast<size_t>(std::max(n, 0LL)));
   for (long long k = 0; k < n; ++k) l.push_back(PyValue::integer(k));
-  return PyValue::make_list(l);
+  return PyValue::make_list(std::move(l));
+}
+
+/// `len(set(map(repr, ids))) == len(ids)`; plain ints (the usual list) are compared as numbers.
+bool unique_by_repr(const std::vector<PyValue>& ids) {
+  bool ints = std::all_of(ids.begin(), ids.end(), [](const PyValue& id) { return id.kind == PyValue::Kind::kInt; });
+  if (ints) {
+    std::vector<std::int64_t> n;
+    n.reserve(ids.size());
+    for (const auto& id : ids) n.push_back(id.i);
+    std::sort(n.begin(), n.end());
+    return std::adjacent_find(n.begin(), n.end()) == n.end();
+  }
+  std::set<std::string> seen;
+  for (const auto& id : ids)
+    if (!seen.insert(repr(id)).second) return false;
+  return true;
 }
 
 }  // namespace
@@ -85,35 +103,35 @@ ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFact
     } else if (v.str.find(',') != std::string::npos) {
       auto l = comma_ints(v.str);
       if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
-      g = PyValue::make_list(*l);
+      g = PyValue::make_list(std::move(*l));
     } else {
       auto n = py_int_from_str(v.str);
       if (!n) return fail(DiagCode::kDevicesNotInt, flag, v);
       g = PyValue::integer(*n);
     }
   }
-  std::vector<PyValue> ids;
+  ParsedDevices r;
   if (g.kind == PyValue::Kind::kList) {
-    ids = g.list;
+    r.parsed = std::move(g);
   } else if (g.i == -1) {
-    ids = range_list(facts.cuda_devices).list;
+    r.parsed = range_list(facts.cuda_devices);
   } else if (g.i != 0) {
     if (g.i > kMaxDevices) return too_many(flag, v);
-    ids = range_list(g.i).list;
+    r.parsed = range_list(g.i);
+  } else {
+    r.parsed = PyValue::make_list({});
   }
+  const std::vector<PyValue>& ids = r.parsed.list;
   if (ids.empty()) return fail(DiagCode::kGpusNoneAvailable, flag, v);
-  ParsedDevices r;
-  r.parsed = PyValue::make_list(ids);
   bool te_exception = facts.torchelastic && ids.size() != 1 && facts.cuda_devices == 1;
   if (!te_exception) {
-    std::set<std::string> seen;
-    for (const auto& id : ids)
-      if (!seen.insert(repr(id)).second) return fail(DiagCode::kGpuIdsNotUnique, flag, v);
+    if (!unique_by_repr(ids)) return fail(DiagCode::kGpuIdsNotUnique, flag, v);
     for (const auto& id : ids)
       if (!id.is_int_like() || id.as_int() < 0 || id.as_int() >= facts.cuda_devices)
         return fail(DiagCode::kGpuIdsUnavailable, flag, v,
                     {{"requested", repr(r.parsed)}, {"available", repr(range_list(facts.cuda_devices))}});
   }
+  r.parallel.reserve(ids.size());
   for (const auto& id : ids) r.parallel.push_back("cuda:" + py_str(id));
   return r;
 }
@@ -129,7 +147,7 @@ ParsedDevices parse_tpu(const PyValue& v, const std::string& flag) {
     } else {
       auto l = comma_ints(s);
       if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
-      t = PyValue::make_list(*l);
+      t = PyValue::make_list(std::move(*l));
     }
   }
   ParsedDevices r;

@@ -65,8 +65,8 @@ bool world_ranks(Ctx& c, Plan& plan) {
   // The root device of a parallel strategy is parallel_devices[local_rank] (ParallelStrategy.root_device).
   // Only the DDP family indexes by local rank; DDP2 and DataParallel use the first device (ddp2.py, dp.py).
   long long lr = spawn || cls.per_node || !cls.world_ranks ? 0 : ce.local_rank.value_or(0);
-  if (cls.parallel && c.root_device.empty() && lr >= 0 && lr < static_cast<long long>(c.parallel_devices.size()))
-    plan.strategy.root_device = c.parallel_devices[static_cast<size_t>(lr)];
+  if (cls.parallel && c.root_device.empty() && lr >= 0 && lr < static_cast<long long>(plan.parallel_devices.size()))
+    plan.strategy.root_device = plan.parallel_devices[static_cast<size_t>(lr)];
   return true;
 }
 
@@ -111,22 +111,23 @@ bool realize(Ctx& c, Plan& plan) {
   const auto& acc = row(c.accelerator);
   plan.accelerator = acc.name;
   plan.accelerator_class = acc.cls;
-  plan.devices = c.parsed_devices;
+  plan.devices = std::move(c.parsed_devices);
   plan.num_nodes = c.num_nodes;
   c.fire(RuleId::kCheckpointIO);
   plan.checkpoint_io = c.checkpoint_io ? c.checkpoint_io->inst->cls : cls.checkpoint_io;
   c.fire(RuleId::kParallelDevices);
-  plan.parallel_devices = c.parallel_devices;
+  // The plan takes over the working state from here on (the stages after this one read the plan).
+  plan.parallel_devices = std::move(c.parallel_devices);
   // `num_processes` exists on the DDP and DDP-spawn families only (ddp.py, ddp_spawn.py); DP, Horovod, IPU and
   // the single-device strategies run one process. Those families are the classes with a launcher.
-  plan.num_processes = cls.launcher != LauncherKind::kNone ? static_cast<long long>(c.parallel_devices.size()) : 1;
-  plan.strategy = {c.strategy_name, cls.cls, cls.name, c.strategy_params, c.root_device};
-  if (cls.parallel && plan.strategy.root_device.empty() && !c.parallel_devices.empty())
-    plan.strategy.root_device = c.parallel_devices[0];
+  plan.num_processes = cls.launcher != LauncherKind::kNone ? static_cast<long long>(plan.parallel_devices.size()) : 1;
+  plan.strategy = {c.strategy_name, cls.cls, cls.name, std::move(c.strategy_params), c.root_device};
+  if (cls.parallel && plan.strategy.root_device.empty() && !plan.parallel_devices.empty())
+    plan.strategy.root_device = plan.parallel_devices[0];
   if (cls.parallel) {
     c.fire(RuleId::kClusterEnv);
     c.fire(RuleId::kLayerSync);
-    plan.layer_sync = c.layer_sync;
+    plan.layer_sync = std::move(c.layer_sync);
   }
   const auto& env = row(*c.env);
   plan.cluster_environment.cls = env.cls;
@@ -135,7 +136,7 @@ bool realize(Ctx& c, Plan& plan) {
   if (!world_ranks(c, plan) || !launcher(c, plan) || !exclusive_late(c)) return false;
   c.fire(RuleId::kIsDistributed);
   plan.is_distributed = cls.distributed;
-  plan.precision = c.precision_plan;
+  plan.precision = std::move(c.precision_plan);
   return true;
 }
 

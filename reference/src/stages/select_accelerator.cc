@@ -126,8 +126,8 @@ bool parse(Ctx& c) {
   if (acc.parser == DeviceParser::kGpu && detect_torchelastic(c) && c.in.hardware.cuda_devices == 1 &&
       p.parsed.kind == PyValue::Kind::kList && p.parsed.list.size() != 1)
     c.fire(RuleId::kGpuTorchElasticException);
-  c.parsed_devices = p.parsed;
-  c.parallel_devices = p.parallel;
+  c.parsed_devices = std::move(p.parsed);
+  c.parallel_devices = std::move(p.parallel);
   if (!c.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kParallelDevicesFromStrategy);
     c.parallel_devices = c.strategy_parallel_devices;

@@ -1,13 +1,20 @@
 // select_strategy.cc: stage 2c: default strategy, fallbacks, Horovod, instantiation, component checks.
 #include <algorithm>
+#include <map>
 
 #include "../context.h"
 
 namespace accord::reference::detail {
 namespace {
 
+/// `SingleDeviceStrategy(device=...)` and its kin. The few (class, device) pairs are built once per thread and
+/// shared: copying the value only bumps the instance's reference count.
 PyValue single(StrategyClass cls, const std::string& device) {
-  return PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}});
+  thread_local std::map<std::pair<StrategyClass, std::string>, PyValue> built;
+  auto it = built.find({cls, device});
+  if (it == built.end())
+    it = built.emplace(std::make_pair(cls, device), PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}})).first;
+  return it->second;
 }
 
 // PL 1.6.5 _choose_strategy (A6.1), only when no strategy was given.
@@ -108,11 +115,33 @@ bool horovod(Ctx& c) {
   return true;
 }
 
-void add_params(Ctx& c, const char* cell) {
-  for (const auto& kv : split_cell(cell, ';')) {
-    auto eq = kv.find('=');
-    c.strategy_params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-  }
+/// The `params` cell of each registered strategy (`key=literal;...`), split once.
+const std::vector<std::pair<std::string, std::string>>& registered_params(StrategyId id) {
+  static const auto split = [] {
+    std::vector<std::vector<std::pair<std::string, std::string>>> all;
+    for (const auto& r : strategies()) {
+      all.emplace_back();
+      for (const auto& kv : split_cell(r.params, ';')) {
+        auto eq = kv.find('=');
+        all.back().emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+      }
+    }
+    return all;
+  }();
+  return split[static_cast<size_t>(id)];
+}
+
+/// "bagua, ddp, ...": every registered name, sorted (the `allowed` field of strategy-unknown).
+const std::string& registered_names() {
+  static const std::string all = [] {
+    std::vector<std::string> names;
+    for (const auto& r : strategies()) names.push_back(r.name);
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  }();
+  return all;
 }
 
 // PL 1.6.5 _init_strategy + the strategy constructors (E31, E32, E33).
@@ -121,17 +150,10 @@ bool instantiate(Ctx& c) {
   if (f.is_str()) {
     c.fire(RuleId::kRegistry);
     auto id = strategy_by_name(f.str);
-    if (!id) {
-      std::vector<std::string> names;
-      for (const auto& r : strategies()) names.push_back(r.name);
-      std::sort(names.begin(), names.end());
-      std::string all;
-      for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
-      return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", all)});
-    }
+    if (!id) return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", registered_names())});
     c.strategy_cls = row(*id).cls;
     c.strategy_name = row(*id).name;
-    add_params(c, row(*id).params);
+    c.strategy_params = registered_params(*id);
   } else {
     auto ci = f.is_instance() ? class_by_name(f.inst->cls) : std::nullopt;
     if (!ci || ci->kind != ClassKind::kStrategy) {

@@ -1,5 +1,7 @@
 // validate_plugins.cc: stage 1b: the plugins loop and absorbing a strategy instance's components.
+#include <algorithm>
 #include <map>
+#include <string_view>
 
 #include "../context.h"
 
@@ -12,7 +14,7 @@ std::optional<ClassInfo> info_of(const PyValue& v) {
 }
 
 // PL 1.6.5 _check_config_and_set_final_flags: one plugin (A2 3.5).
-bool take_plugin(Ctx& c, const PyValue& p, std::vector<std::string>& kinds) {
+bool take_plugin(Ctx& c, const PyValue& p, std::vector<const char*>& kinds) {
   auto ci = info_of(p);
   if ((p.is_str() && strategy_by_name(p.str)) || (ci && ci->kind == ClassKind::kStrategy)) {
     c.fire(RuleId::kPluginStrategyDeprecated);
@@ -43,14 +45,14 @@ bool take_plugin(Ctx& c, const PyValue& p, std::vector<std::string>& kinds) {
   return true;
 }
 
-bool check_duplicates(Ctx& c, const std::vector<std::string>& kinds) {
-  std::map<std::string, int> count;
-  std::vector<std::string> order;
-  for (const auto& k : kinds)
-    if (count[k]++ == 0) order.push_back(k);
+/// The plugin kinds given more than once, in first-seen order ("PrecisionPlugin, CheckpointIO").
+bool check_duplicates(Ctx& c, const std::vector<const char*>& kinds) {
   std::string dup;
-  for (const auto& k : order)
-    if (count[k] > 1) dup += (dup.empty() ? "" : ", ") + k;
+  for (size_t k = 0; k < kinds.size(); ++k) {
+    auto same = [&](const char* o) { return std::string_view(o) == kinds[k]; };
+    bool first = std::none_of(kinds.begin(), kinds.begin() + static_cast<long>(k), same);
+    if (first && std::count_if(kinds.begin(), kinds.end(), same) > 1) dup += (dup.empty() ? "" : ", ") + std::string(kinds[k]);
+  }
   if (dup.empty()) return true;
   c.fire(RuleId::kPluginsDuplicate);
   return c.fail(DiagCode::kPluginsDuplicate, {fld("kinds", dup)});
@@ -187,7 +189,7 @@ bool construct_instances(Ctx& c) {
 
 bool validate_plugins(Ctx& c) {
   if (c.in.flags.sync_batchnorm.truthy()) c.layer_sync = "NativeSyncBatchNorm";
-  std::vector<std::string> kinds;
+  std::vector<const char*> kinds;
   for (const auto& p : c.plugins)
     if (!take_plugin(c, p, kinds)) return false;
   if (!check_duplicates(c, kinds)) return false;
