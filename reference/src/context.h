@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accord/reference/inputs.h"
@@ -74,13 +75,16 @@ struct Ctx {
     error = Diagnostic{c, std::move(f)};
     return false;
   }
-  /// The env variable, or nullptr.
-  const std::string* env_var(const std::string& k) const {
-    auto it = in.env.find(k);
-    return it == in.env.end() ? nullptr : &it->second;
+  /// The env variable, or nullptr. A scan of the (small, sorted) environment: no string is built for a literal
+  /// name or a piece of a table cell.
+  const std::string* env_var(std::string_view k) const {
+    for (const auto& [name, value] : in.env) {
+      int order = name.compare(k);
+      if (order == 0) return &value;
+      if (order > 0) break;
+    }
+    return nullptr;
   }
-  /// The same for a literal name; builds no string when the environment is empty (the common case).
-  const std::string* env_var(const char* k) const { return in.env.empty() ? nullptr : env_var(std::string(k)); }
   /// Whether the accelerator (flag or instance, per policy) is `a`.
   bool accel_is(AcceleratorId a) const;
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <string_view>
 
 namespace accord::reference {
 
@@ -164,7 +165,7 @@ std::string ascii_lower(std::string s) {
 }
 
 namespace {
-std::optional<std::int64_t> parse_digits(const std::string& d, int base, bool neg) {
+std::optional<std::int64_t> parse_digits(std::string_view d, int base, bool neg) {
   if (d.empty()) return std::nullopt;
   unsigned long long acc = 0;
   for (char c : d) {
@@ -180,19 +181,29 @@ std::optional<std::int64_t> parse_digits(const std::string& d, int base, bool ne
   auto r = static_cast<std::int64_t>(acc);
   return neg ? -r : r;
 }
+
+/// `s.strip()` without the sign: the digits part, and whether a '-' came first (no string is built).
+std::string_view unsigned_part(const std::string& s, bool* neg) {
+  std::string_view t(s);
+  const char* ws = " \t\n\r\f\v";
+  auto b = t.find_first_not_of(ws);
+  if (b == std::string_view::npos) return {};
+  t = t.substr(b, t.find_last_not_of(ws) - b + 1);
+  *neg = false;
+  if (t[0] == '+' || t[0] == '-') { *neg = t[0] == '-'; t.remove_prefix(1); }
+  return t;
+}
 }  // namespace
 
 std::optional<std::int64_t> py_int_from_str(const std::string& s) {
-  std::string t = py_strip(s);
   bool neg = false;
-  if (!t.empty() && (t[0] == '+' || t[0] == '-')) { neg = t[0] == '-'; t = t.substr(1); }
+  std::string_view t = unsigned_part(s, &neg);
   return parse_digits(t, 10, neg);
 }
 
 std::optional<std::int64_t> py_int_base0(const std::string& s) {
-  std::string t = py_strip(s);
   bool neg = false;
-  if (!t.empty() && (t[0] == '+' || t[0] == '-')) { neg = t[0] == '-'; t = t.substr(1); }
+  std::string_view t = unsigned_part(s, &neg);
   if (t.size() > 2 && t[0] == '0') {
     char p = static_cast<char>(std::tolower(static_cast<unsigned char>(t[1])));
     if (p == 'x') return parse_digits(t.substr(2), 16, neg);
@@ -200,7 +211,7 @@ std::optional<std::int64_t> py_int_base0(const std::string& s) {
     if (p == 'b') return parse_digits(t.substr(2), 2, neg);
   }
   // Decimal with base 0: leading zeros are only allowed for zero itself ("00" is 0, "08" is an error).
-  if (t.size() > 1 && t[0] == '0' && t.find_first_not_of('0') != std::string::npos) return std::nullopt;
+  if (t.size() > 1 && t[0] == '0' && t.find_first_not_of('0') != std::string_view::npos) return std::nullopt;
   return parse_digits(t, 10, neg);
 }
 

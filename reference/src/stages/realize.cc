@@ -15,13 +15,14 @@ bool read_env_value(Ctx& c, const ClusterEnvRow& env, const char* cell, bool str
     while (*end && *end != '|') ++end;
     bool optional = end > start && end[-1] == '?';
     all_optional = all_optional && optional;
-    std::string name(start, static_cast<size_t>(end - start - (optional ? 1 : 0)));
+    const char* name_begin = start;
     start = *end ? end + 1 : end;
+    std::string_view name(name_begin, static_cast<size_t>(end - name_begin - (optional ? 1 : 0)));
     if (const std::string* v = c.env_var(name)) {
       auto n = py_int_from_str(*v);
       if (!n) {
         if (!strict) return true;
-        return c.fail(DiagCode::kEnvInvalid, {fld("variable", name), fld("value", *v)});
+        return c.fail(DiagCode::kEnvInvalid, {fld("variable", std::string(name)), fld("value", *v)});
       }
       out = *n;
       return true;

@@ -40,7 +40,7 @@ bool intake_num_nodes(Ctx& c) {
 }
 
 bool is_zero_request(const PyValue& v) {
-  return py_eq(v, PyValue::make_list({})) || py_eq_int(v, 0) || py_eq_str(v, "0");
+  return (v.kind == PyValue::Kind::kList && v.list.empty()) || py_eq_int(v, 0) || py_eq_str(v, "0");
 }
 
 /// The accelerator flag as E51 prints it: the string as given, None, or the instance's class name.

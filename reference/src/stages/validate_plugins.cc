@@ -173,18 +173,14 @@ bool construct(Ctx& c, const PyValue& v) {
 // User code builds the instances of accelerator, strategy and plugins (in that order) before the Trainer.
 bool construct_instances(Ctx& c) {
   const auto& f = c.in.flags;
-  std::vector<const PyValue*> all = {&f.accelerator, &f.strategy};
-  if (f.plugins.kind == PyValue::Kind::kList) {
-    for (const auto& p : f.plugins.list) all.push_back(&p);
-  } else {
-    all.push_back(&f.plugins);
-  }
-  for (const PyValue* v : all) {
-    if (!v->is_instance()) continue;
+  auto build = [&c](const PyValue& v) {
+    if (!v.is_instance()) return true;
     c.fire(RuleId::kInstanceConstructors);
-    if (!construct(c, *v)) return false;
-  }
-  return true;
+    return construct(c, v);
+  };
+  if (!build(f.accelerator) || !build(f.strategy)) return false;
+  if (f.plugins.kind != PyValue::Kind::kList) return build(f.plugins);
+  return std::all_of(f.plugins.list.begin(), f.plugins.list.end(), build);
 }
 
 bool validate_plugins(Ctx& c) {
