@@ -1,17 +1,21 @@
 // cmd_differential.cc: `accord differential`: the reference (or another implementation) against a
 // protocol implementation on RapidCheck-generated cases; each kind of difference shrunk to a fixture.
+// `accord generate` prints the same case stream.
 #include <unistd.h>
 
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <rapidcheck.h>
 #include <set>
 
 #include "accord/conformance/adapter.h"
 #include "accord/reference/inputs.h"
+#include "accord/reference/json_io.h"
 #include "commands.h"
 #include "differential/differential.h"
 #include "enumerate/progress.h"
+#include "gen/case.h"
 
 namespace accord::cli {
 namespace {
@@ -20,7 +24,8 @@ namespace cf = accord::conformance;
 namespace df = accord::differential;
 
 struct DifferentialOptions {
-  std::string impl, against = "reference", profile = "spec", impl_profile, against_profile, out;
+  std::string impl, against = "reference", profile = "spec", impl_profile, against_profile, out, expect_from = "against",
+      origin = "regression-snapshot";
   int cases = 1000;
   std::uint64_t seed = 1;
   double timeout = 10;
@@ -70,7 +75,12 @@ int run_differential(DifferentialOptions o) {
   for (const auto& f : r.findings) {
     std::cout << "# " << f.kind << ": " << f.occurrences << " cases, first #" << f.first_case << ", shrunk in " << f.shrink_steps
               << " steps\n#   given: " << f.given.dump() << "\n";
-    json fixture = df::fixture_for(f, o.against_profile, o.impl, o.seed);
+    df::ExpectationSource src{o.expect_from == "impl", o.origin};
+    json fixture = df::fixture_for(f, src.from_impl ? o.impl_profile : o.against_profile, o.impl, o.seed, src);
+    if (fixture.is_null()) {
+      std::cout << "#   no fixture: " << (src.from_impl ? o.impl : o.against) << " gave no outcome for it\n";
+      continue;
+    }
     std::string id = fixture["id"].get<std::string>();
     for (int n = 2; !ids.insert(id).second; ++n) id = fixture["id"].get<std::string>() + "-" + std::to_string(n);
     fixture["id"] = id;  // kinds can slug alike (`+a-` and `+-a`)
@@ -83,6 +93,20 @@ int run_differential(DifferentialOptions o) {
     std::cout << "# fixtures written to " << o.out << "\n";
   }
   return r.differing ? 1 : 0;
+}
+
+/// `accord generate`: the differential's case stream as JSON lines (the input of `resolve --batch` and the
+/// throughput measurements in the README).
+int run_generate(int cases, std::uint64_t seed, bool full) {
+  auto gen = rc::gen::arbitrary<reference::Case>();
+  rc::Random random(seed);
+  for (int k = 0; k < cases; ++k) {
+    rc::Random ri = random.split();
+    json c = reference::case_to_json(gen(ri, k % 101).value());
+    std::cout << (full ? c : df::minimal_case_json(c)).dump() << "\n";
+  }
+  std::cout.flush();
+  return std::cout ? 0 : 2;
 }
 
 }  // namespace
@@ -99,8 +123,20 @@ void register_differential(CLI::App& app) {
   cmd->add_option("--seed", o->seed, "RapidCheck seed of the case stream")->capture_default_str();
   cmd->add_option("--timeout", o->timeout, "seconds per case for a subprocess")->capture_default_str();
   cmd->add_option("--out", o->out, "also write the findings as a fixture file");
+  cmd->add_option("--expect-from", o->expect_from, "whose outcome the written fixtures expect: `against` (a regression snapshot) or `impl` (an oracle)")
+      ->capture_default_str()->check(CLI::IsMember({"against", "impl"}));
+  cmd->add_option("--origin", o->origin, "the written fixtures' origin (name the oracle with --expect-from impl, e.g. lightning-1.6.5)")
+      ->capture_default_str();
   cmd->add_option("--shrink-steps", o->shrink_steps, "resolutions spent shrinking each kind of difference")->capture_default_str();
   cmd->callback([o] { std::exit(run_differential(*o)); });
+
+  struct GenerateOptions { int cases = 1000; std::uint64_t seed = 1; bool full = false; };
+  auto g = std::make_shared<GenerateOptions>();
+  auto* gen = app.add_subcommand("generate", "Print generated cases (the differential's case stream) as JSON lines");
+  gen->add_option("--cases", g->cases, "how many")->capture_default_str()->check(CLI::Range(1, 100000000));
+  gen->add_option("--seed", g->seed, "RapidCheck seed of the case stream")->capture_default_str();
+  gen->add_flag("--full", g->full, "every field (case_to_json); default: defaults left out, as fixtures write them");
+  gen->callback([g] { std::exit(run_generate(g->cases, g->seed, g->full)); });
 }
 
 }  // namespace accord::cli

@@ -62,6 +62,13 @@ void Ctx::note(DiagCode code, std::vector<Field> f) {
   notes.push_back({code, std::move(f)});
 }
 
+std::optional<ClassInfo> Ctx::class_of(const std::string& cls) const {
+  auto ci = class_by_name(cls);
+  bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin && ci->id == static_cast<int>(PrecisionPluginId::kHalf) &&
+                     !pol.half_precision_plugin_class;
+  return absent_here ? std::nullopt : ci;
+}
+
 bool Ctx::accel_is(AcceleratorId a) const {
   if (accel.kind == AcceleratorFlag::Kind::kName) return accel.id == a;
   if (accel.kind == AcceleratorFlag::Kind::kInstance) return pol.instances_match_by_kind && accel.id == a;

@@ -18,8 +18,10 @@ const std::vector<AcceleratorRow>& accelerators() {
 
 const std::vector<StrategyClassRow>& strategy_classes() {
   static const std::vector<StrategyClassRow> rows = {
-#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt) \
-  {StrategyClass::k##Id, Class, Name, LauncherKind::Launcher, Parallel, WorldRanks, PerNode, Distributed, StrategyGroup::Group, AmpGroup::Amp, NeedsGpu, Package, AcceleratorId::Hardware, Ckpt},
+#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt, \
+                              Root, DeviceDefault, KeepsClusterEnv)                                                                   \
+  {StrategyClass::k##Id, Class, Name, LauncherKind::Launcher, Parallel, WorldRanks, PerNode, Distributed, StrategyGroup::Group, AmpGroup::Amp, \
+   NeedsGpu, Package, AcceleratorId::Hardware, Ckpt, RootDevice::Root, DeviceDefault, KeepsClusterEnv},
 #include "../tables/strategy_classes.def"
   };
   return rows;

@@ -134,6 +134,8 @@ TABLE = [
     (r"^'?(?P<variable>[A-Z][A-Z0-9_]+)'?$", "err_env_missing", {"type": "KeyError"}),
     (r"No such file or directory", "err_env_invalid", {"where": r"_read_hosts|_get_node_rank|rankfile",
                                                         "fields": {"variable": "LSB_DJOB_RANKFILE"}}),  # LSF
+    (r"The environment variable `(?P<variable>LSB_DJOB_RANKFILE)` is empty", "err_env_invalid",
+     {"fields": {"value": ""}}),  # LSF: set but empty is an unreadable value, not a missing variable (SPEC)
     (r"[Ee]nvironment variable `?(?P<variable>[A-Z][A-Z0-9_]+)`?", "err_env_missing", {"where": _ENV_READ}),
     # ---- warnings and infos (W1-W11, H1, H6, H7, D4)
     (r"You passed `deterministic=(?P<deterministic>\w+)` and `benchmark=True`",

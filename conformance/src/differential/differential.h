@@ -55,9 +55,17 @@ Report run(Side& baseline, Side& other, const Options& opt);
 /// The case's wire form without default values (no empty env, only non-default hardware keys).
 nlohmann::json minimal_case_json(const nlohmann::json& full_case);
 
-/// A fixture file entry for a finding: id `regressions/<slug>`, origin `regression-snapshot` (the
-/// expectation is the baseline's outcome, not an independent source), the differential run named
-/// in `comment`, expectation without any_of.
-nlohmann::json fixture_for(const Finding& f, const std::string& profile, const std::string& impl_label, std::uint64_t seed);
+/// Where a finding's fixture takes its expectation from.
+struct ExpectationSource {
+  bool from_impl = false;                      ///< the implementation's outcome (else the baseline's)
+  std::string origin = "regression-snapshot";  ///< the fixture's `origin` (an oracle's name when from_impl)
+};
+
+/// A fixture file entry for a finding: id `regressions/<slug>`, the differential run named in `comment`,
+/// expectation without any_of, taken from the side `src` names. The default (the baseline's outcome, origin
+/// `regression-snapshot`) is not an independent source; an oracle implementation's outcome is, when `src.origin`
+/// names it. Null when that side gave no outcome (skipped, crashed, timed out).
+nlohmann::json fixture_for(const Finding& f, const std::string& profile, const std::string& impl_label, std::uint64_t seed,
+                           const ExpectationSource& src = {});
 
 }  // namespace accord::differential

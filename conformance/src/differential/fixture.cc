@@ -26,10 +26,9 @@ std::string slug(const std::string& s, std::size_t max) {
   return out.empty() ? "case" : out;
 }
 
-/// The baseline's outcome as an expectation: the error (code, field names and values) or the core of
-/// the plan plus the field the other implementation got wrong; the diagnostic codes either way.
-json expectation(const Finding& f) {
-  const json& o = f.baseline.outcome;
+/// An outcome as an expectation: the error (code, field names and values) or the core of the plan plus the
+/// field the two sides disagree on; the diagnostic codes either way.
+json expectation(const Finding& f, const json& o) {
   json e = json::object();
   if (o.value("status", "") == "error") {
     json err = {{"code", o["error"].value("code", "")}};
@@ -78,17 +77,22 @@ json minimal_case_json(const json& full) {
   return out;
 }
 
-json fixture_for(const Finding& f, const std::string& profile, const std::string& impl_label, std::uint64_t seed) {
+json fixture_for(const Finding& f, const std::string& profile, const std::string& impl_label, std::uint64_t seed,
+                 const ExpectationSource& src) {
+  const json& o = (src.from_impl ? f.other : f.baseline).outcome;
+  if (!o.is_object() || !o.contains("status")) return nullptr;
+  std::string whose = src.from_impl ? "the outcome of `" + impl_label + "` (origin " + src.origin + ")"
+                                    : "the baseline's outcome, not an independent source: review it before committing";
   return {
       {"id", "regressions/differential-" + slug(f.kind, 60)},
       {"title", "differential: " + f.kind},
       {"comment", "Found by `accord differential --impl '" + impl_label + "' --profile " + profile + " --seed " + std::to_string(seed) +
                       "` (case " + std::to_string(f.first_case) + ", " + std::to_string(f.shrink_steps) + " shrinks, " +
-                      std::to_string(f.occurrences) + " cases of this kind). The expectation is the reference's outcome, not an independent source: review it before committing."},
+                      std::to_string(f.occurrences) + " cases of this kind). The expectation is " + whose + "."},
       {"profiles", {profile}},
-      {"origin", "regression-snapshot"},
+      {"origin", src.origin},
       {"given", f.given},
-      {"expect", expectation(f)},
+      {"expect", expectation(f, o)},
   };
 }
 

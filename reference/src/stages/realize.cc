@@ -63,11 +63,14 @@ bool world_ranks(Ctx& c, Plan& plan) {
       ce.world_size = plan.num_nodes * per;
     }
   }
-  // The root device of a parallel strategy is parallel_devices[local_rank] (ParallelStrategy.root_device).
-  // Only the DDP family indexes by local rank; DDP2 and DataParallel use the first device (ddp2.py, dp.py).
-  long long lr = spawn || cls.per_node || !cls.world_ranks ? 0 : ce.local_rank.value_or(0);
-  if (cls.parallel && c.root_device.empty() && lr >= 0 && lr < static_cast<long long>(plan.parallel_devices.size()))
-    plan.strategy.root_device = plan.parallel_devices[static_cast<size_t>(lr)];
+  // The root device of a parallel strategy (column Root): parallel_devices[local_rank] for the DDP family (None
+  // past the end: Python's IndexError), parallel_devices[0] for DDP2, DP, Horovod and the spawn family before it
+  // spawns (ddp2.py, dp.py, ddp_spawn.py), None for IPUStrategy.
+  if (cls.root == RootDevice::kFirst || cls.root == RootDevice::kLocalRank) {
+    long long k = cls.root == RootDevice::kFirst ? 0 : ce.local_rank.value_or(0);
+    if (k >= 0 && k < static_cast<long long>(plan.parallel_devices.size()))
+      plan.strategy.root_device = plan.parallel_devices[static_cast<size_t>(k)];
+  }
   return true;
 }
 
@@ -123,8 +126,6 @@ bool realize(Ctx& c, Plan& plan) {
   // the single-device strategies run one process. Those families are the classes with a launcher.
   plan.num_processes = cls.launcher != LauncherKind::kNone ? static_cast<long long>(plan.parallel_devices.size()) : 1;
   plan.strategy = {c.strategy_name, cls.cls, cls.name, std::move(c.strategy_params), c.root_device};
-  if (cls.parallel && plan.strategy.root_device.empty() && !plan.parallel_devices.empty())
-    plan.strategy.root_device = plan.parallel_devices[0];
   if (cls.parallel) {
     c.fire(RuleId::kClusterEnv);
     c.fire(RuleId::kLayerSync);

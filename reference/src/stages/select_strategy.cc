@@ -175,12 +175,17 @@ bool instantiate(Ctx& c) {
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
-  const PyValue* device = nullptr;
-  if (f.is_instance()) device = &f.inst->arg("device");
+  // Only the single-device classes take their root device from `device` (column Root); for the DDP family
+  // `device` is one more argument (PL 1.6.5 strategies/*.py root_device).
+  if (cls.root != RootDevice::kArg) return true;
   for (const auto& [k, v] : c.strategy_params)
     if (k == "device") c.root_device = v.substr(1, v.size() - 2);
-  if (device && !device->is_none()) c.root_device = py_str(*device);
-  if (*c.strategy_cls == StrategyClass::kSingleTpu && c.root_device.empty())
+  if (f.is_instance()) {
+    const PyValue& device = f.inst->arg("device");
+    if (!device.is_none()) c.root_device = py_str(device);
+    if (device.is_absent()) c.root_device = cls.device_default;
+  }
+  if (c.root_device.empty() && !*cls.device_default)
     return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
   return true;
 }

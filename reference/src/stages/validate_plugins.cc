@@ -8,14 +8,14 @@
 namespace accord::reference::detail {
 namespace {
 
-std::optional<ClassInfo> info_of(const PyValue& v) {
+std::optional<ClassInfo> info_of(const Ctx& c, const PyValue& v) {
   if (!v.is_instance()) return std::nullopt;
-  return class_by_name(v.inst->cls);
+  return c.class_of(v.inst->cls);
 }
 
 // PL 1.6.5 _check_config_and_set_final_flags: one plugin (A2 3.5).
 bool take_plugin(Ctx& c, const PyValue& p, std::vector<const char*>& kinds) {
-  auto ci = info_of(p);
+  auto ci = info_of(c, p);
   if ((p.is_str() && strategy_by_name(p.str)) || (ci && ci->kind == ClassKind::kStrategy)) {
     c.fire(RuleId::kPluginStrategyDeprecated);
     c.note(DiagCode::kPluginStrategyDeprecated, {fld("plugin", p)});
@@ -87,7 +87,7 @@ bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
 // PL 1.6.5 _check_config_and_set_final_flags: a strategy instance's own components (A2 3.6, seed 4c).
 bool absorb_strategy_instance(Ctx& c) {
   const PyValue& s = c.strategy_flag;
-  auto ci = info_of(s);
+  auto ci = info_of(c, s);
   if (!ci || ci->kind != ClassKind::kStrategy) return true;
   const PyValue& acc = s.inst->arg("accelerator");
   if (!acc.is_none()) {
@@ -96,7 +96,7 @@ bool absorb_strategy_instance(Ctx& c) {
       return c.fail(DiagCode::kStrategyComponentTwice,
                     {fld("component", "accelerator"), fld("strategy", s.inst->cls), fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
     }
-    auto ai = info_of(acc);
+    auto ai = info_of(c, acc);
     if (acc.is_str() && accelerator_by_name(acc.str)) ai = class_by_name(row(*accelerator_by_name(acc.str)).cls);
     if (ai && ai->kind == ClassKind::kAccelerator) c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
   }
@@ -104,6 +104,8 @@ bool absorb_strategy_instance(Ctx& c) {
   for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &c.precision_plugin},
                         Part{"checkpoint_io", RuleId::kStrategyInstanceCheckpointIO, "checkpoint_io", &c.checkpoint_io},
                         Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &c.cluster_env}}) {
+    // TPUSpawnStrategy's constructor swallows `cluster_environment` in `**_` (column KeepsClusterEnv).
+    if (p.slot == &c.cluster_env && !row(static_cast<StrategyClass>(ci->id)).keeps_cluster_env) continue;
     PyValue v = s.inst->arg(p.arg);
     const char* own_io = row(static_cast<StrategyClass>(ci->id)).checkpoint_io;
     // TPU and HPU strategies build their own checkpoint io in __init__ (XLACheckpointIO / HPUCheckpointIO).
@@ -122,8 +124,11 @@ bool accepts(const char* cell, const PyValue& v) {
   return false;
 }
 
-bool construct_strategy(Ctx& c, StrategyClass id) {
+bool construct_strategy(Ctx& c, StrategyClass id, const PyValue& instance) {
   const auto& cls = row(id);
+  // SingleTPUStrategy(device) has no default: without it the constructor raises a TypeError (column device_default).
+  if (cls.root == RootDevice::kArg && !*cls.device_default && instance.inst->arg("device").is_absent())
+    return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", instance), fld("strategy_class", cls.cls)});
   // DeepSpeed and Bagua check their package; HorovodStrategy.__init__ reads hvd.rank() (a NameError without it).
   if (*cls.package && !c.in.hardware.has_package(cls.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package)});
@@ -160,9 +165,9 @@ bool construct(Ctx& c, const PyValue& v) {
   if (!v.is_instance()) return true;
   for (const auto& [k, a] : v.inst->args)
     if (!construct(c, a)) return false;
-  auto ci = class_by_name(v.inst->cls);
+  auto ci = c.class_of(v.inst->cls);
   if (!ci) return true;
-  if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id));
+  if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);
   if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);
   if (ci->kind == ClassKind::kClusterEnvironment) return construct_cluster_env(c, static_cast<ClusterEnvId>(ci->id));
   return true;

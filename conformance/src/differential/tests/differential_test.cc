@@ -60,7 +60,20 @@ TEST(Run, ProfilesDifferAndShrinkToSmallFixtures) {
     EXPECT_EQ(fx["id"].get<std::string>().rfind("regressions/differential-", 0), 0u);
     EXPECT_FALSE(fx["expect"].contains("any_of"));
     EXPECT_EQ(fx["expect"].contains("plan"), f.baseline.outcome["status"] == "ok");
+    json oracle = fixture_for(f, "lightning-1.6", "reference", 7, {true, "lightning-1.6.5"});
+    EXPECT_EQ(oracle["origin"], "lightning-1.6.5");
+    EXPECT_EQ(oracle["expect"].contains("plan"), f.other.outcome["status"] == "ok");
   }
+}
+
+TEST(Fixture, NoFixtureWhenTheChosenSideGaveNoOutcome) {
+  Finding f;
+  f.kind = "status";
+  f.given = json::object();
+  f.baseline.outcome = nullptr;  // e.g. an oracle adapter that skipped the case
+  f.other.outcome = json::parse(R"({"status": "ok", "plan": {"accelerator": "cpu"}, "diagnostics": []})");
+  EXPECT_TRUE(fixture_for(f, "spec", "x", 1).is_null());
+  EXPECT_FALSE(fixture_for(f, "spec", "x", 1, {true, "lightning-1.6.5"}).is_null());
 }
 
 }  // namespace

@@ -12,6 +12,8 @@ enum class StrategyGroup { kAny, kTpu, kHpu };
 enum class AmpGroup { kPlain, kSharded, kFullySharded, kDeepSpeed };
 enum class InteractiveRule { kAlways, kNever, kForkOnly };
 enum class ExternalRule { kAlways, kIfLocalRank };
+/// Where a strategy class's `root_device` comes from (strategy_classes.def, column Root).
+enum class RootDevice { kArg, kLocalRank, kFirst, kNone };
 enum class ClassKind { kAccelerator, kStrategy, kPrecisionPlugin, kClusterEnvironment, kCheckpointIO, kLayerSync };
 
 enum class AcceleratorId {
@@ -20,7 +22,8 @@ enum class AcceleratorId {
 #include "../../../tables/accelerators.def"
 };
 enum class StrategyClass {
-#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt) k##Id,
+#define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt, \
+                              Root, DeviceDefault, KeepsClusterEnv) k##Id,
 #include "../../../tables/strategy_classes.def"
 };
 enum class StrategyId {
@@ -47,7 +50,7 @@ struct AcceleratorRow {
 struct StrategyClassRow {
   StrategyClass id; const char* cls; const char* name; LauncherKind launcher; bool parallel; bool world_ranks; bool per_node;
   bool distributed; StrategyGroup group; AmpGroup amp; bool needs_gpu; const char* package;
-  AcceleratorId hardware; const char* checkpoint_io;
+  AcceleratorId hardware; const char* checkpoint_io; RootDevice root; const char* device_default; bool keeps_cluster_env;
 };
 struct StrategyRow { StrategyId id; const char* name; StrategyClass cls; const char* params; };
 struct LauncherRow { LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive; };
