@@ -89,8 +89,9 @@ ParsedDevices parse_cpu(const PyValue& v, const std::string& flag) {
 ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFacts& facts) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
-  std::string s = py_strip(py_str(v));
-  if (v.is_none() || (v.kind == PyValue::Kind::kInt && v.i == 0) || s == "0" || s == "[]") {
+  // `str(v).strip()` in ("0", "[]"): only a str, the int 0 or an empty list print that way.
+  bool zero_text = v.is_str() && (py_strip(v.str) == "0" || py_strip(v.str) == "[]");
+  if (v.is_none() || (v.kind == PyValue::Kind::kInt && v.i == 0) || zero_text || (v.kind == PyValue::Kind::kList && v.list.empty())) {
     ParsedDevices r;
     r.parsed = PyValue::none();
     r.no_gpus = true;
@@ -132,7 +133,7 @@ ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFact
                     {{"requested", repr(r.parsed)}, {"available", repr(range_list(facts.cuda_devices))}});
   }
   r.parallel.reserve(ids.size());
-  for (const auto& id : ids) r.parallel.push_back("cuda:" + py_str(id));
+  for (const auto& id : ids) r.parallel.push_back("cuda:" + (id.kind == PyValue::Kind::kInt ? std::to_string(id.i) : py_str(id)));
   return r;
 }
 
