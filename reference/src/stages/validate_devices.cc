@@ -10,11 +10,17 @@ bool intake_num_nodes(Ctx& c) {
   const PyValue& n = c.in.flags.num_nodes;
   c.fire(RuleId::kNumNodes);
   auto bad = [&] { return c.fail(DiagCode::kNumNodesInvalid, {fld("num_nodes", n)}); };
+  auto out_of_range = [&] {
+    return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "|num_nodes| < 2**31")});
+  };
   if (n.is_none()) { c.num_nodes = 1; return true; }
+  bool big = n.kind == PyValue::Kind::kBigInt;  // a Python int beyond int64: past the limit either way
   if (c.pol.num_nodes_positive) {
     c.fire(RuleId::kNumNodesPositive);
-    if (n.kind != PyValue::Kind::kInt || n.i < 1) return bad();
+    bool positive_int = (n.kind == PyValue::Kind::kInt && n.i >= 1) || (big && n.str[0] != '-');
+    if (!positive_int) return bad();
   }
+  if (big) return out_of_range();
   switch (n.kind) {
     case PyValue::Kind::kBool:
     case PyValue::Kind::kInt: c.num_nodes = n.as_int(); break;
@@ -28,14 +34,13 @@ bool intake_num_nodes(Ctx& c) {
       c.num_nodes = *v;
       break;
     }
-    case PyValue::Kind::kBigInt:
+    case PyValue::Kind::kBigInt:  // handled above
     case PyValue::Kind::kList:
     case PyValue::Kind::kInstance:
     case PyValue::Kind::kAbsent:
     case PyValue::Kind::kNone: return bad();
   }
-  if (c.num_nodes >= kMaxNodes || c.num_nodes <= -kMaxNodes)
-    return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "|num_nodes| < 2**31")});
+  if (c.num_nodes >= kMaxNodes || c.num_nodes <= -kMaxNodes) return out_of_range();
   return true;
 }
 
