@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
+#include <cstdlib>
 #include <string_view>
 
 namespace accord::reference {
@@ -47,15 +47,36 @@ const PyValue& Instance::arg(const std::string& name) const {
 }
 
 namespace {
+/// Python's float repr: the shortest digits that read back as `f`, in fixed notation for decimal exponents
+/// -4..15 (with ".0" when integral), else as d.ddde+XX.
 std::string float_repr(double f) {
   if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
   if (std::isnan(f)) return "nan";
-  std::ostringstream os;
-  os.precision(17);
-  os << f;
-  std::string s = os.str();
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  char buf[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, f);
+    if (std::strtod(buf, nullptr) == f) break;
+  }
+  std::string e(buf);  // [-]d[.ddd]e[+-]XX
+  bool neg = e[0] == '-';
+  size_t epos = e.find('e');
+  int exp = std::atoi(e.c_str() + epos + 1);
+  std::string mant = e.substr(neg ? 1 : 0, epos - (neg ? 1 : 0));
+  std::string d;
+  for (char ch : mant)
+    if (ch != '.') d += ch;
+  while (d.size() > 1 && d.back() == '0') d.pop_back();
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= 16) {
+    out += d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "");
+    char ex[16];
+    std::snprintf(ex, sizeof ex, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    return out + ex;
+  }
+  if (exp < 0) return out + "0." + std::string(static_cast<size_t>(-exp - 1), '0') + d;
+  size_t int_len = static_cast<size_t>(exp) + 1;
+  if (d.size() <= int_len) return out + d + std::string(int_len - d.size(), '0') + ".0";
+  return out + d.substr(0, int_len) + "." + d.substr(int_len);
 }
 }  // namespace
 

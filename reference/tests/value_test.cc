@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace accord::reference {
 namespace {
 
@@ -14,6 +17,18 @@ TEST(Value, ReprMatchesPython) {
   EXPECT_EQ(repr(PyValue::string("it's")), "'it\\'s'");
   EXPECT_EQ(repr(PyValue::make_list({PyValue::integer(0), PyValue::integer(1)})), "[0, 1]");
   EXPECT_EQ(repr(PyValue::instance("DDPStrategy")), "DDPStrategy()");
+}
+
+// Expected strings are CPython 3.11's repr() of the same doubles: the shortest digits that read back, fixed
+// notation for exponents -4..15, else scientific with a two-digit exponent.
+TEST(Value, FloatReprMatchesPython) {
+  const std::vector<std::pair<double, const char*>> cases = {
+      {0.1, "0.1"}, {0.5, "0.5"}, {1.0, "1.0"}, {2.0, "2.0"}, {100.0, "100.0"}, {1e+16, "1e+16"}, {1.5e+16, "1.5e+16"},
+      {1000000000000000.0, "1000000000000000.0"}, {1.2345678901234568e+17, "1.2345678901234568e+17"}, {1e-05, "1e-05"},
+      {0.0001, "0.0001"}, {-0.1, "-0.1"}, {1.0 / 3, "0.3333333333333333"}, {2.5e-07, "2.5e-07"}, {-0.0, "-0.0"},
+      {1e+22, "1e+22"}, {5e-324, "5e-324"}, {1.7976931348623157e+308, "1.7976931348623157e+308"},
+      {0.1 + 0.2, "0.30000000000000004"}, {12345.678, "12345.678"}};
+  for (const auto& [f, want] : cases) EXPECT_EQ(repr(PyValue::floating(f)), want) << f;
 }
 
 TEST(Value, EqualityFollowsPython) {
