@@ -114,7 +114,8 @@ bool realize(Ctx& c, Plan& plan) {
   plan.devices = c.parsed_devices;
   plan.num_nodes = c.num_nodes;
   c.fire(RuleId::kCheckpointIO);
-  plan.checkpoint_io = c.checkpoint_io ? c.checkpoint_io->inst->cls : cls.checkpoint_io;
+  // The strategy keeps whatever checkpoint_io it was given; the plan names its type (`str` for a string).
+  plan.checkpoint_io = c.checkpoint_io ? py_type_name(*c.checkpoint_io) : cls.checkpoint_io;
   c.fire(RuleId::kParallelDevices);
   plan.parallel_devices = c.parallel_devices;
   // `num_processes` exists on the DDP and DDP-spawn families only (ddp.py, ddp_spawn.py); DP, Horovod, IPU and
