@@ -92,6 +92,16 @@ struct Ctx {
   bool accel_is(AcceleratorId a) const;
 };
 
+/// The table row of `v` when it is an instance of a known class of kind `k`, as Python's `isinstance(v, <base
+/// class>)` decides; nullopt for absent, for any other value and for instances of other kinds. PL 1.6.5 takes a
+/// strategy instance's components unchecked and tests them with isinstance where it uses them.
+inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKind k) {
+  if (!v || !v->is_instance()) return std::nullopt;
+  auto ci = class_by_name(v->inst->cls);
+  if (!ci || ci->kind != k) return std::nullopt;
+  return ci->id;
+}
+
 /// `Trainer(flag=value)` field helpers.
 inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
 inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }

@@ -135,6 +135,21 @@ std::string json_literal(const PyValue& v) {
 
 std::string py_str(const PyValue& v) { return v.kind == PyValue::Kind::kStr ? v.str : repr(v); }
 
+std::string py_type_name(const PyValue& v) {
+  switch (v.kind) {
+    case PyValue::Kind::kAbsent:
+    case PyValue::Kind::kNone: return "NoneType";
+    case PyValue::Kind::kBool: return "bool";
+    case PyValue::Kind::kInt:
+    case PyValue::Kind::kBigInt: return "int";
+    case PyValue::Kind::kFloat: return "float";
+    case PyValue::Kind::kStr: return "str";
+    case PyValue::Kind::kList: return "list";
+    case PyValue::Kind::kInstance: return v.inst->cls;
+  }
+  return "";  // LCOV_EXCL_LINE unreachable: every kind returns above
+}
+
 namespace {
 bool numeric(const PyValue& v) {
   return v.kind == PyValue::Kind::kBool || v.kind == PyValue::Kind::kInt || v.kind == PyValue::Kind::kFloat;

@@ -118,7 +118,8 @@ bool realize(Ctx& c, Plan& plan) {
   plan.devices = std::move(c.parsed_devices);
   plan.num_nodes = c.num_nodes;
   c.fire(RuleId::kCheckpointIO);
-  plan.checkpoint_io = c.checkpoint_io ? c.checkpoint_io->inst->cls : cls.checkpoint_io;
+  // The strategy keeps whatever checkpoint_io it was given; the plan names its type (`str` for a string).
+  plan.checkpoint_io = c.checkpoint_io ? py_type_name(*c.checkpoint_io) : cls.checkpoint_io;
   c.fire(RuleId::kParallelDevices);
   // The plan takes over the working state from here on (the stages after this one read the plan).
   plan.parallel_devices = std::move(c.parallel_devices);

@@ -36,8 +36,6 @@ constexpr std::array<DetectRule, 4> kDetectRules = {{{RuleId::kEnvBagua, detect_
                                                      {RuleId::kEnvKubeflow, detect_kubeflow, ClusterEnvId::kKubeflow},
                                                      {RuleId::kEnvLsf, detect_lsf, ClusterEnvId::kLsf}}};
 
-ClusterEnvId env_of(const PyValue& v) { return static_cast<ClusterEnvId>(class_by_name(v.inst->cls)->id); }
-
 }  // namespace
 
 // PL 1.6.5 _is_slurm_managing_tasks (int(SLURM_NTASKS, 0) == devices x nodes, job name not 'bash').
@@ -62,9 +60,10 @@ bool slurm_verdict(Ctx& c, SlurmVerdict& v) {
 }
 
 bool select_cluster_env(Ctx& c) {
-  if (c.cluster_env) {
+  // `isinstance(flag, ClusterEnvironment)`: any other value from a strategy instance is passed over (A5 step 1).
+  if (auto id = instance_row(c.cluster_env, ClassKind::kClusterEnvironment)) {
     c.fire(RuleId::kEnvExplicit);
-    c.env = env_of(*c.cluster_env);
+    c.env = static_cast<ClusterEnvId>(*id);
     return true;
   }
   SlurmVerdict slurm;

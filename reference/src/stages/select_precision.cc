@@ -20,8 +20,10 @@ bool validate(Ctx& c) {
       return c.fail(DiagCode::kTpuPrecision64, {fld("accelerator", c.accel.repr()), fld("precision", p)});
     }
     if (c.precision_plugin) {
-      auto ci = class_by_name(c.precision_plugin->inst->cls);
-      if (!row(static_cast<PrecisionPluginId>(ci->id)).tpu_ok) {
+      // `not isinstance(flag, (TPUPrecisionPlugin, TPUBf16PrecisionPlugin))`: true for any value that is not a
+      // precision plugin instance too (a strategy instance's precision_plugin is taken unchecked, A2 3.6).
+      auto id = instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin);
+      if (!id || !row(static_cast<PrecisionPluginId>(*id)).tpu_ok) {
         c.fire(RuleId::kTpuPrecisionPlugin);
         return c.fail(DiagCode::kTpuPrecisionPlugin, {fld("plugin", *c.precision_plugin)});
       }
@@ -105,8 +107,9 @@ void given_plugin_details(Ctx& c, PrecisionPluginId id) {
 // PL 1.6.5 _check_and_init_precision, first match wins (A7.2).
 bool select(Ctx& c) {
   PyValue p = c.precision;
-  if (c.precision_plugin) {
-    auto id = static_cast<PrecisionPluginId>(class_by_name(c.precision_plugin->inst->cls)->id);
+  // `isinstance(flag, PrecisionPlugin)`: any other value from a strategy instance falls through to step 2.
+  if (auto plugin_row = instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin)) {
+    auto id = static_cast<PrecisionPluginId>(*plugin_row);
     const PyValue& v = c.precision_plugin->inst->arg("precision");
     given_plugin_details(c, id);
     if (id == PrecisionPluginId::kApexAmp && c.pol.apex_precision_mixed) return choose(c, RuleId::kPluginGiven, id, "mixed");

@@ -90,7 +90,7 @@ bool absorb_strategy_instance(Ctx& c) {
   auto ci = info_of(c, s);
   if (!ci || ci->kind != ClassKind::kStrategy) return true;
   const PyValue& acc = s.inst->arg("accelerator");
-  if (!acc.is_none()) {
+  if (acc.truthy()) {  // `if self._strategy_flag._accelerator:`
     if (c.accel.kind != AcceleratorFlag::Kind::kUnset) {
       c.fire(RuleId::kStrategyInstanceAccelerator);
       return c.fail(DiagCode::kStrategyComponentTwice,
@@ -110,7 +110,7 @@ bool absorb_strategy_instance(Ctx& c) {
     const char* own_io = row(static_cast<StrategyClass>(ci->id)).checkpoint_io;
     // TPU and HPU strategies build their own checkpoint io in __init__ (XLACheckpointIO / HPUCheckpointIO).
     if (v.is_none() && p.slot == &c.checkpoint_io && std::string(own_io) != "TorchCheckpointIO") v = PyValue::instance(own_io);
-    if (v.is_none()) continue;
+    if (!v.truthy()) continue;  // `if self._strategy_flag._precision_plugin:` and the like
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
   }

@@ -57,6 +57,8 @@ struct Instance {
 
 /// Python `repr()` of the value (`None`, `True`, `16`, `'bf16'`, `[0, 1]`, `DDPStrategy()`).
 std::string repr(const PyValue& v);
+/// Python `type(v).__name__` (`NoneType`, `bool`, `int`, `float`, `str`, `list`, or the instance's class).
+std::string py_type_name(const PyValue& v);
 /// Python `str()` of the value (strings unquoted).
 std::string py_str(const PyValue& v);
 /// Python `==` between two values (bool and int compare as numbers, int and float too).
