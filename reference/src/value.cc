@@ -2,9 +2,9 @@
 #include "accord/reference/value.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 namespace accord::reference {
 
@@ -46,15 +46,31 @@ const PyValue& Instance::arg(const std::string& name) const {
 }
 
 namespace {
+// Python's float repr: the shortest digits that read back as `f`; positional for 1e-4 <= |f| < 1e16
+// (with ".0" when whole), else d[.ddd]e+XX with at least two exponent digits (`0.1`, `1e+16`, `1e-05`).
 std::string float_repr(double f) {
   if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
   if (std::isnan(f)) return "nan";
-  std::ostringstream os;
-  os.precision(17);
-  os << f;
-  std::string s = os.str();
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  char buf[64];
+  auto end = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific).ptr;  // shortest round trip
+  const std::string sci(buf, end);
+  const bool neg = sci[0] == '-';
+  const size_t e = sci.find('e');
+  std::string digits;
+  for (size_t k = neg ? 1 : 0; k < e; ++k)
+    if (sci[k] != '.') digits += sci[k];
+  const int exp10 = std::stoi(sci.substr(e + 1));
+  const int point = exp10 + 1;  // digits d1 d2 ... mean 0.d1d2... x 10^point
+  std::string out = neg ? "-" : "";
+  if (point <= -4 || point > 16) {
+    out += digits.substr(0, 1) + (digits.size() > 1 ? "." + digits.substr(1) : "");
+    std::string x = std::to_string(exp10 < 0 ? -exp10 : exp10);
+    return out + (exp10 < 0 ? "e-" : "e+") + (x.size() < 2 ? "0" : "") + x;
+  }
+  if (point <= 0) return out + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
+  if (static_cast<size_t>(point) >= digits.size())
+    return out + digits + std::string(static_cast<size_t>(point) - digits.size(), '0') + ".0";
+  return out + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
 }
 }  // namespace
 
@@ -67,12 +83,19 @@ std::string repr(const PyValue& v) {
     case PyValue::Kind::kBigInt: return v.str;
     case PyValue::Kind::kFloat: return float_repr(v.f);
     case PyValue::Kind::kStr: {
-      std::string out = "'";
-      for (char c : v.str) {
-        if (c == '\'' || c == '\\') out += '\\';
-        out += c;
+      // Python: single quotes unless the text has a single quote and no double quote; \\, the quote, \n,
+      // \r, \t and the other ASCII control characters (\xNN) escaped.
+      const char q = v.str.find('\'') != std::string::npos && v.str.find('"') == std::string::npos ? '"' : '\'';
+      std::string out(1, q);
+      for (unsigned char c : v.str) {
+        if (c == q || c == '\\') { out += '\\'; out += static_cast<char>(c); }
+        else if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (c < 0x20 || c == 0x7f) { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }
+        else out += static_cast<char>(c);
       }
-      return out + "'";
+      return out + q;
     }
     case PyValue::Kind::kList: {
       std::string out = "[";
