@@ -55,6 +55,7 @@ int run_coverage(const CoverageOptions& o) {
   if (!report.missing_codes.empty())
     std::cerr << "accord coverage: " << report.missing_codes.size() << " diagnostic code(s) have no case (first: "
               << report.missing_codes.front() << ")\n";
+  for (const auto& m : report.covers_mismatch) std::cerr << "accord coverage: " << m << "\n";
   std::cerr << "accord coverage: " << report.corpus_cases << " cases; gate " << (report.ok() ? "PASS" : "FAIL") << "\n";
   return report.ok() ? 0 : 1;
 }
@@ -65,7 +66,8 @@ void register_coverage(CLI::App& app) {
   auto o = std::make_shared<CoverageOptions>();
   auto* cmd = app.add_subcommand("coverage",
                                  "Decision coverage of a fixture corpus on the reference: rule IDs and diagnostic codes "
-                                 "exercised, pairwise cells covered/uncovered/impossible. Exit 1 when a rule or code has no case");
+                                 "exercised, pairwise cells covered/uncovered/impossible. Exit 1 when a rule or code has no case, "
+                                 "or a case's `covers` names a rule that does not fire for it");
   cmd->add_option("dir", o->dir, "fixture directory")->capture_default_str();
   cmd->add_option("--profile", o->profile, "spec, lightning-1.6 or both")->capture_default_str();
   cmd->add_option("--format", o->format, "json, markdown or html")

@@ -93,7 +93,8 @@ ProfileReport analyze_profile(const std::vector<CorpusCase>& corpus, Profile p, 
     for (const auto& r : kase.covers) {
       auto id = reference::rule_from_wire(r);
       if (id && rule_in(*id, p) && !fired.count(r))
-        report.covers_mismatch.push_back(kase.id + " [" + reference::profile_name(p) + "]: covers " + r + " but it did not fire");
+        report.covers_mismatch.push_back(kase.file + ": " + kase.id + " [" + reference::profile_name(p) + "]: covers " + r +
+                                         " but it did not fire");
     }
     for (size_t m = 0; m < pr.matrices.size(); ++m) {
       Matrix& mx = pr.matrices[m];
@@ -137,7 +138,7 @@ const std::vector<std::pair<Dim, Dim>>& matrix_pairs() {
 }
 
 bool Report::ok() const {
-  if (!load_errors.empty() || !missing_codes.empty() || corpus_cases == 0) return false;
+  if (!load_errors.empty() || !missing_codes.empty() || !covers_mismatch.empty() || corpus_cases == 0) return false;
   for (const auto& p : profiles)
     if (!p.missing_rules.empty()) return false;
   return true;

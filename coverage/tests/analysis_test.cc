@@ -1,11 +1,17 @@
-// analysis_test.cc: rule/code tallies, the gate, and covered / uncovered / impossible cells on small corpora.
+// analysis_test.cc: rule/code tallies, the gate (with `covers` that must fire), and covered / uncovered / impossible cells on small corpora.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "accord/coverage/analysis.h"
+#include "accord/coverage/corpus.h"
 #include "accord/reference/json_io.h"
 
 namespace accord::coverage {
@@ -70,7 +76,57 @@ TEST(Analysis, ReportsCoversThatDidNotFire) {
   Report r = analyze({kase("a/x", R"({"flags": {"accelerator": "cpu"}})", {"select.accelerator-auto-gpu", "realize.launcher"})},
                      {Profile::kSpec});
   ASSERT_EQ(r.covers_mismatch.size(), 1u);
-  EXPECT_EQ(r.covers_mismatch[0], "a/x [spec]: covers select.accelerator-auto-gpu but it did not fire");
+  EXPECT_EQ(r.covers_mismatch[0], "test.json: a/x [spec]: covers select.accelerator-auto-gpu but it did not fire");
+}
+
+TEST(Analysis, ACoversMismatchIsCheckedPerProfileThatHasTheRule) {
+  // precision=64 selects the double-precision plugin (select.precision-64), never select.precision-32, on
+  // both profiles. validate.accelerator-unknown is a spec-only rule: it fires for 'CPU' on spec, and the
+  // lightning-1.6 run (which ignores the unknown name) is not asked to fire it.
+  Report r = analyze({kase("a/y", R"({"flags": {"accelerator": "cpu", "precision": 64}})", {"select.precision-32"}),
+                      kase("a/z", R"({"flags": {"accelerator": "CPU"}})", {"validate.accelerator-unknown"})},
+                     {Profile::kSpec, Profile::kLightning16});
+  EXPECT_EQ(r.covers_mismatch, (std::vector<std::string>{
+                                   "test.json: a/y [spec]: covers select.precision-32 but it did not fire",
+                                   "test.json: a/y [lightning-1.6]: covers select.precision-32 but it did not fire"}));
+}
+
+/// Writes `text` as <dir>/cases/bad.json in a fresh directory under the system temp dir; returns the dir.
+std::filesystem::path write_fixture(const std::string& name, const std::string& text) {
+  auto dir = std::filesystem::temp_directory_path() / ("accord-coverage-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "cases");
+  std::ofstream(dir / "cases" / "bad.json") << text;
+  return dir;
+}
+
+TEST(Analysis, AFixtureWhoseCoversDoesNotFireFailsTheGate) {
+  const char* src = std::getenv("ACCORD_SOURCE_DIR");
+  ASSERT_NE(src, nullptr) << "ACCORD_SOURCE_DIR is not set";
+  std::vector<std::string> errors;
+  std::vector<CorpusCase> corpus = load_corpus(std::string(src) + "/fixtures", &errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  // The real corpus plus one fixture that claims a rule its case never reaches: an explicit cpu
+  // accelerator never auto-selects a GPU (SPEC select.accelerator-auto-gpu applies to 'auto' only).
+  // Every rule and code has a case, so the mismatch alone fails the gate.
+  auto dir = write_fixture("bad-covers", R"({"cases": [{
+      "id": "flags/bad-covers", "title": "claims a rule it never reaches",
+      "covers": ["select.accelerator-auto-gpu"], "origin": "spec:select.accelerator-auto-gpu",
+      "given": {"flags": {"accelerator": "cpu"}},
+      "expect": {"plan": {"accelerator": "cpu"}}}]})");
+  std::vector<CorpusCase> bad = load_corpus(dir.string(), &errors);
+  ASSERT_TRUE(errors.empty()) << errors.front();
+  ASSERT_EQ(bad.size(), 1u);
+  corpus.push_back(bad[0]);
+  Report r = analyze(corpus, {Profile::kSpec, Profile::kLightning16});
+  EXPECT_FALSE(r.ok());
+  EXPECT_TRUE(r.missing_codes.empty());
+  for (const auto& p : r.profiles) EXPECT_TRUE(p.missing_rules.empty());
+  const std::string file = (dir / "cases" / "bad.json").string();
+  EXPECT_EQ(r.covers_mismatch, (std::vector<std::string>{
+                                   file + ": flags/bad-covers [spec]: covers select.accelerator-auto-gpu but it did not fire",
+                                   file + ": flags/bad-covers [lightning-1.6]: covers select.accelerator-auto-gpu but it did not fire"}));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Analysis, CellsAreCoveredUncoveredImpossibleOrNotApplicable) {

@@ -2,6 +2,7 @@
 #include "accord/reference/value.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -47,36 +48,31 @@ const PyValue& Instance::arg(const std::string& name) const {
 }
 
 namespace {
-/// Python's float repr: the shortest digits that read back as `f`, in fixed notation for decimal exponents
-/// -4..15 (with ".0" when integral), else as d.ddde+XX.
+// Python's float repr: the shortest digits that read back as `f`; positional for 1e-4 <= |f| < 1e16
+// (with ".0" when whole), else d[.ddd]e+XX with at least two exponent digits (`0.1`, `1e+16`, `1e-05`).
 std::string float_repr(double f) {
   if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
   if (std::isnan(f)) return "nan";
-  char buf[40];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, f);
-    if (std::strtod(buf, nullptr) == f) break;
-  }
-  std::string e(buf);  // [-]d[.ddd]e[+-]XX
-  bool neg = e[0] == '-';
-  size_t epos = e.find('e');
-  int exp = std::atoi(e.c_str() + epos + 1);
-  std::string mant = e.substr(neg ? 1 : 0, epos - (neg ? 1 : 0));
-  std::string d;
-  for (char ch : mant)
-    if (ch != '.') d += ch;
-  while (d.size() > 1 && d.back() == '0') d.pop_back();
+  char buf[64];
+  auto end = std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific).ptr;  // shortest round trip
+  const std::string sci(buf, end);
+  const bool neg = sci[0] == '-';
+  const size_t e = sci.find('e');
+  std::string digits;
+  for (size_t k = neg ? 1 : 0; k < e; ++k)
+    if (sci[k] != '.') digits += sci[k];
+  const int exp10 = std::stoi(sci.substr(e + 1));
+  const int point = exp10 + 1;  // digits d1 d2 ... mean 0.d1d2... x 10^point
   std::string out = neg ? "-" : "";
-  if (exp < -4 || exp >= 16) {
-    out += d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "");
-    char ex[16];
-    std::snprintf(ex, sizeof ex, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-    return out + ex;
+  if (point <= -4 || point > 16) {
+    out += digits.substr(0, 1) + (digits.size() > 1 ? "." + digits.substr(1) : "");
+    std::string x = std::to_string(exp10 < 0 ? -exp10 : exp10);
+    return out + (exp10 < 0 ? "e-" : "e+") + (x.size() < 2 ? "0" : "") + x;
   }
-  if (exp < 0) return out + "0." + std::string(static_cast<size_t>(-exp - 1), '0') + d;
-  size_t int_len = static_cast<size_t>(exp) + 1;
-  if (d.size() <= int_len) return out + d + std::string(int_len - d.size(), '0') + ".0";
-  return out + d.substr(0, int_len) + "." + d.substr(int_len);
+  if (point <= 0) return out + "0." + std::string(static_cast<size_t>(-point), '0') + digits;
+  if (static_cast<size_t>(point) >= digits.size())
+    return out + digits + std::string(static_cast<size_t>(point) - digits.size(), '0') + ".0";
+  return out + digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
 }
 }  // namespace
 
@@ -89,12 +85,19 @@ std::string repr(const PyValue& v) {
     case PyValue::Kind::kBigInt: return v.str;
     case PyValue::Kind::kFloat: return float_repr(v.f);
     case PyValue::Kind::kStr: {
-      std::string out = "'";
-      for (char c : v.str) {
-        if (c == '\'' || c == '\\') out += '\\';
-        out += c;
+      // Python: single quotes unless the text has a single quote and no double quote; \\, the quote, \n,
+      // \r, \t and the other ASCII control characters (\xNN) escaped.
+      const char q = v.str.find('\'') != std::string::npos && v.str.find('"') == std::string::npos ? '"' : '\'';
+      std::string out(1, q);
+      for (unsigned char c : v.str) {
+        if (c == q || c == '\\') { out += '\\'; out += static_cast<char>(c); }
+        else if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (c < 0x20 || c == 0x7f) { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }
+        else out += static_cast<char>(c);
       }
-      return out + "'";
+      return out + q;
     }
     case PyValue::Kind::kList: {
       std::string out = "[";

@@ -24,6 +24,87 @@ TEST(JsonIo, BadCasesNameThePointerAndValue) {
   EXPECT_NE(parse_error(R"({"extra": 1})").find("unknown case key"), std::string::npos);
 }
 
+TEST(JsonIo, BadPartsNameThePointerAndTheValue) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"flags": [1]})", "/flags: must be an object, got [1]"},
+      {R"({"env": "RANK=0"})", "/env: must be an object of strings, got \"RANK=0\""},
+      {R"({"hardware": 2})", "/hardware: must be an object, got 2"},
+      {R"({"hardware": {"mps": 1}})", "/hardware/mps: must be true or false, got 1"},
+      {R"({"hardware": {"tpu": "yes"}})", "/hardware/tpu: must be true or false, got \"yes\""},
+      {R"({"hardware": {"ipu": null}})", "/hardware/ipu: must be true or false, got null"},
+      {R"({"hardware": {"hpu": 0}})", "/hardware/hpu: must be true or false, got 0"},
+      {R"({"hardware": {"fork": "no"}})", "/hardware/fork: must be true or false, got \"no\""},
+      {R"({"hardware": {"torch_distributed": []}})", "/hardware/torch_distributed: must be true or false, got []"},
+      {R"({"hardware": {"cudnn_benchmark": {}}})", "/hardware/cudnn_benchmark: must be true or false, got {}"},
+      {R"({"hardware": {"cuda_devices": 4097}})", "/hardware/cuda_devices: must be an integer in 0..4096, got 4097"},
+      {R"({"hardware": {"cuda_devices": "2"}})", "/hardware/cuda_devices: must be an integer in 0..4096, got \"2\""},
+      {R"({"hardware": {"tpu_cores": -8}})", "/hardware/tpu_cores: must be a non-negative integer, got -8"},
+      {R"({"hardware": {"tpu_cores": 8.0}})", "/hardware/tpu_cores: must be a non-negative integer, got 8.0"},
+      {R"({"hardware": {"packages": "apex"}})", "/hardware/packages: must be a list of package names, got \"apex\""},
+      {R"({"hardware": {"packages": ["apex", 1]}})", "/hardware/packages/1: must be a string, got 1"},
+      {R"({"hardware": {"gpu_busy": 0}})", "/hardware/gpu_busy: must be a list of GPU ids, got 0"},
+      {R"({"hardware": {"gpu_busy": [0, "1"]}})", "/hardware/gpu_busy/1: must be an integer, got \"1\""},
+      {R"({"flags": {"strategy": {"args": {}}}})", "/flags/strategy: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"args\":{}}"},
+      {R"({"flags": {"strategy": {"class": 1}}})", "/flags/strategy: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"class\":1}"},
+      {R"({"flags": {"strategy": {"class": "DDPStrategy", "args": [1]}}})", "/flags/strategy/args: must be an object, got [1]"},
+      {R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"x": {"y": 1}}}}})", "/flags/strategy/args/x: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"y\":1}"},
+      {R"({"flags": {"devices": [0, {"a": 1}]}})", "/flags/devices/1: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"a\":1}"},
+  };
+  for (const auto& [text, message] : cases) EXPECT_EQ(parse_error(text), message) << text;
+}
+
+TEST(JsonIo, LongValuesAreShortenedInMessages) {
+  std::string err = parse_error(json{{"hardware", std::string(200, 'x')}}.dump());
+  EXPECT_EQ(err, "/hardware: must be an object, got \"" + std::string(76, 'x') + "...");
+}
+
+TEST(JsonIo, HardwareFacts) {
+  Case c;
+  std::string err;
+  ASSERT_TRUE(case_from_json(json::parse(R"({"hardware": {"tpu_cores": 8, "mps": true, "ipu": false, "hpu": true,
+      "fork": false, "torch_distributed": false, "cudnn_benchmark": true, "gpu_busy": [1], "cuda_devices": 4096,
+      "cuda_names": ["A100"], "nccl_version": "2.10", "probe": {"torch": "1.11"}}, "interactive": true})"), &c, &err)) << err;
+  EXPECT_TRUE(c.hardware.tpu);
+  EXPECT_TRUE(c.hardware.mps);
+  EXPECT_FALSE(c.hardware.ipu);
+  EXPECT_TRUE(c.hardware.hpu);
+  EXPECT_FALSE(c.hardware.fork);
+  EXPECT_FALSE(c.hardware.torch_distributed);
+  EXPECT_TRUE(c.hardware.cudnn_benchmark);
+  EXPECT_EQ(c.hardware.gpu_busy, std::set<int>{1});
+  EXPECT_EQ(c.hardware.cuda_devices, 4096);
+  EXPECT_TRUE(c.interactive);
+  ASSERT_TRUE(case_from_json(json::parse(R"({"hardware": {"tpu_cores": 0}})"), &c, &err)) << err;
+  EXPECT_FALSE(c.hardware.tpu);  // tpu_cores: 0 means no TPU
+}
+
+TEST(JsonIo, FlagNamesInWireOrder) {
+  const std::vector<std::string> want = {"accelerator", "strategy", "devices", "num_nodes", "precision", "amp_backend",
+                                         "amp_level", "plugins", "sync_batchnorm", "deterministic", "benchmark", "gpus",
+                                         "tpu_cores", "ipus", "num_processes", "auto_select_gpus"};
+  EXPECT_EQ(flag_names(), want);
+}
+
+TEST(JsonIo, ValuesBackToJson) {
+  Case c;
+  std::string err;
+  ASSERT_TRUE(case_from_json(json::parse(R"({"flags": {"devices": 18446744073709551615, "precision": 16.5,
+      "num_nodes": -2, "deterministic": null, "benchmark": true, "gpus": [0, "1"],
+      "strategy": {"class": "DDPStrategy", "args": {"find_unused_parameters": false, "cluster_environment": "SLURMEnvironment"}},
+      "plugins": {"class": "TorchCheckpointIO"}}})"), &c, &err)) << err;
+  json flags = case_to_json(c)["flags"];
+  EXPECT_EQ(flags["devices"], json::parse("18446744073709551615"));
+  EXPECT_EQ(flags["precision"], 16.5);
+  EXPECT_EQ(flags["num_nodes"], -2);
+  EXPECT_EQ(flags["deterministic"], nullptr);
+  EXPECT_EQ(flags["benchmark"], true);
+  EXPECT_EQ(flags["gpus"], json::parse(R"([0, "1"])"));
+  EXPECT_EQ(flags["strategy"], json::parse(R"({"class": "DDPStrategy", "args": {"find_unused_parameters": false,
+      "cluster_environment": {"class": "SLURMEnvironment"}}})"));
+  EXPECT_EQ(flags["plugins"], json::parse(R"({"class": "TorchCheckpointIO"})"));
+  EXPECT_FALSE(flags.contains("accelerator"));  // not passed: absent, not null
+}
+
 TEST(JsonIo, ClassNamesBecomeInstancesOnlyWhereInstancesAreAllowed) {
   Case c;
   std::string err;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -14,7 +16,7 @@ TEST(Value, ReprMatchesPython) {
   EXPECT_EQ(repr(PyValue::boolean(true)), "True");
   EXPECT_EQ(repr(PyValue::integer(-3)), "-3");
   EXPECT_EQ(repr(PyValue::floating(16.0)), "16.0");
-  EXPECT_EQ(repr(PyValue::string("it's")), "'it\\'s'");
+  EXPECT_EQ(repr(PyValue::string("it's")), "\"it's\"");
   EXPECT_EQ(repr(PyValue::make_list({PyValue::integer(0), PyValue::integer(1)})), "[0, 1]");
   EXPECT_EQ(repr(PyValue::instance("DDPStrategy")), "DDPStrategy()");
 }
@@ -31,6 +33,32 @@ TEST(Value, FloatReprMatchesPython) {
   for (const auto& [f, want] : cases) EXPECT_EQ(repr(PyValue::floating(f)), want) << f;
 }
 
+TEST(Value, FloatReprIsPythonsShortestForm) {
+  // Python repr(float): the shortest digits that read back; positional for 1e-4 <= |x| < 1e16.
+  const std::vector<std::pair<double, std::string>> cases = {
+      {0.1, "0.1"},        {1.1, "1.1"},        {16.0, "16.0"},         {-2.5, "-2.5"},
+      {0.0, "0.0"},        {-0.0, "-0.0"},      {0.0001, "0.0001"},     {0.00001, "1e-05"},
+      {1e15, "1000000000000000.0"},             {1e16, "1e+16"},        {1.5e300, "1.5e+300"},
+      {123456789.125, "123456789.125"},         {2.5e-3, "0.0025"},     {5e-324, "5e-324"},
+      {1.0 / 3, "0.3333333333333333"},          {1e22, "1e+22"},        {12345678901234567.0, "1.2345678901234568e+16"},
+  };
+  for (const auto& [f, text] : cases) EXPECT_EQ(repr(PyValue::floating(f)), text) << text;
+  EXPECT_EQ(repr(PyValue::floating(std::numeric_limits<double>::infinity())), "inf");
+  EXPECT_EQ(repr(PyValue::floating(-std::numeric_limits<double>::infinity())), "-inf");
+  EXPECT_EQ(repr(PyValue::floating(std::nan(""))), "nan");
+}
+
+TEST(Value, StrReprQuotesAndEscapesLikePython) {
+  EXPECT_EQ(repr(PyValue::string("a\"b")), "'a\"b'");
+  EXPECT_EQ(repr(PyValue::string("it's \"x\"")), "'it\\'s \"x\"'");  // both quotes: single, escaped
+  EXPECT_EQ(repr(PyValue::string("a\\b")), "'a\\\\b'");
+  EXPECT_EQ(repr(PyValue::string("a\nb\tc\rd")), "'a\\nb\\tc\\rd'");
+  EXPECT_EQ(repr(PyValue::string(std::string("\x01\x7f", 2))), "'\\x01\\x7f'");
+  EXPECT_EQ(repr(PyValue::string("")), "''");
+  EXPECT_EQ(py_str(PyValue::string("it's")), "it's");
+  EXPECT_EQ(py_str(PyValue::integer(3)), "3");
+}
+
 TEST(Value, EqualityFollowsPython) {
   EXPECT_TRUE(py_eq(PyValue::boolean(false), PyValue::integer(0)));
   EXPECT_TRUE(py_eq(PyValue::floating(0.0), PyValue::integer(0)));
@@ -38,6 +66,36 @@ TEST(Value, EqualityFollowsPython) {
   EXPECT_TRUE(py_eq(PyValue::make_list({}), PyValue::make_list({})));
   EXPECT_FALSE(py_eq(PyValue::make_list({}), PyValue::integer(0)));
   EXPECT_TRUE(py_eq(PyValue::none(), PyValue::absent()));
+  EXPECT_TRUE(py_eq(PyValue::floating(1.0), PyValue::boolean(true)));
+  EXPECT_FALSE(py_eq(PyValue::floating(1.5), PyValue::integer(1)));
+  EXPECT_TRUE(py_eq(PyValue::make_list({PyValue::integer(0), PyValue::integer(1)}),
+                    PyValue::make_list({PyValue::boolean(false), PyValue::boolean(true)})));
+  EXPECT_FALSE(py_eq(PyValue::make_list({PyValue::integer(0), PyValue::integer(1)}),
+                     PyValue::make_list({PyValue::integer(0), PyValue::integer(2)})));
+  EXPECT_FALSE(py_eq(PyValue::make_list({PyValue::integer(0)}), PyValue::make_list({})));
+  PyValue big;
+  big.kind = PyValue::Kind::kBigInt;
+  big.str = "18446744073709551616";
+  EXPECT_TRUE(py_eq(big, big));
+  EXPECT_FALSE(py_eq(big, PyValue::string("18446744073709551616")));
+  // Instances compare by identity, as Python objects without __eq__.
+  PyValue a = PyValue::instance("DDPStrategy");
+  EXPECT_TRUE(py_eq(a, a));
+  EXPECT_FALSE(py_eq(a, PyValue::instance("DDPStrategy")));
+  EXPECT_FALSE(py_eq(PyValue::none(), PyValue::integer(0)));
+  EXPECT_FALSE(py_eq(PyValue::boolean(true), PyValue::none()));
+  EXPECT_TRUE(py_eq_int(PyValue::floating(2.0), 2));
+  EXPECT_FALSE(py_eq_int(PyValue::string("2"), 2));
+  EXPECT_TRUE(py_eq_int(PyValue::boolean(true), 1));
+  EXPECT_TRUE(py_eq_str(PyValue::string("ddp"), std::string("ddp")));
+  EXPECT_FALSE(py_eq_str(PyValue::integer(0), std::string("0")));
+  EXPECT_FALSE(py_eq_str(PyValue::string("ddp"), std::string("dp")));
+}
+
+TEST(Value, InstanceArguments) {
+  PyValue v = PyValue::instance("DDPStrategy", {{"find_unused_parameters", PyValue::boolean(false)}});
+  EXPECT_EQ(v.inst->arg("find_unused_parameters").kind, PyValue::Kind::kBool);
+  EXPECT_TRUE(v.inst->arg("missing").is_absent());
 }
 
 TEST(Value, TruthinessFollowsPython) {
@@ -46,6 +104,15 @@ TEST(Value, TruthinessFollowsPython) {
   EXPECT_FALSE(PyValue::make_list({}).truthy());
   EXPECT_FALSE(PyValue::floating(0.0).truthy());
   EXPECT_TRUE(PyValue::instance("X").truthy());
+  EXPECT_FALSE(PyValue::integer(0).truthy());
+  EXPECT_TRUE(PyValue::integer(-1).truthy());
+  EXPECT_TRUE(PyValue::boolean(true).truthy());
+  EXPECT_FALSE(PyValue::none().truthy());
+  EXPECT_FALSE(PyValue::absent().truthy());
+  PyValue big;
+  big.kind = PyValue::Kind::kBigInt;
+  big.str = "18446744073709551616";
+  EXPECT_TRUE(big.truthy());
 }
 
 TEST(Value, IntParsing) {
@@ -60,12 +127,37 @@ TEST(Value, IntParsing) {
   EXPECT_EQ(py_int_base0("00"), 0);
   EXPECT_FALSE(py_int_base0("08"));
   EXPECT_EQ(py_int_base0(" 4"), 4);
+  EXPECT_EQ(py_int_base0("0XfF"), 255);
+  EXPECT_EQ(py_int_base0("-0o17"), -15);
+  EXPECT_EQ(py_int_base0("0B101"), 5);
+  EXPECT_FALSE(py_int_base0("0x"));
+  EXPECT_FALSE(py_int_base0("0b12"));
+  EXPECT_FALSE(py_int_base0("0o8"));
+  EXPECT_FALSE(py_int_base0("0xg"));
+  EXPECT_FALSE(py_int_base0("1.5"));
+  EXPECT_FALSE(py_int_from_str("12a"));
+  EXPECT_FALSE(py_int_from_str("1A"));
+  EXPECT_FALSE(py_int_from_str("-"));
+  EXPECT_EQ(py_int_from_str("\t9223372036854775807\n"), 9223372036854775807LL);
 }
 
 TEST(Value, JsonLiteral) {
   EXPECT_EQ(json_literal(PyValue::string("a\"b")), "\"a\\\"b\"");
   EXPECT_EQ(json_literal(PyValue::make_list({PyValue::none(), PyValue::boolean(false)})), "[null, false]");
   EXPECT_EQ(json_literal(PyValue::instance("X")), "{\"class\": \"X\"}");
+  EXPECT_EQ(json_literal(PyValue::string(std::string("a\\\x01", 3))), "\"a\\\\\\u0001\"");
+  EXPECT_EQ(json_literal(PyValue::floating(0.1)), "0.1");
+  EXPECT_EQ(json_literal(PyValue::floating(std::numeric_limits<double>::infinity())), "null");
+  EXPECT_EQ(json_literal(PyValue::floating(std::nan(""))), "null");
+  EXPECT_EQ(json_literal(PyValue::integer(-7)), "-7");
+  EXPECT_EQ(json_literal(PyValue::boolean(true)), "true");
+  EXPECT_EQ(json_literal(PyValue::absent()), "null");
+  PyValue big;
+  big.kind = PyValue::Kind::kBigInt;
+  big.str = "18446744073709551616";
+  EXPECT_EQ(json_literal(big), "18446744073709551616");
+  EXPECT_EQ(repr(big), "18446744073709551616");
+  EXPECT_EQ(json_literal(PyValue::make_list({PyValue::string("x"), PyValue::make_list({})})), "[\"x\", []]");
 }
 
 }  // namespace

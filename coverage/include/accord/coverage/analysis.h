@@ -85,9 +85,12 @@ struct Report {
   std::vector<ProfileReport> profiles;
   std::vector<Tally> codes_total;          ///< every code, cases over the selected profiles
   std::vector<std::string> missing_codes;  ///< codes no case exercises in any selected profile
-  std::vector<std::string> covers_mismatch;  ///< "<id> [<profile>]: covers <rule> but it did not fire"
+  /// "<file>: <id> [<profile>]: covers <rule> but it did not fire", for each profile run of a case whose
+  /// `covers` names a rule of that profile that is not in the run's trace.
+  std::vector<std::string> covers_mismatch;
   std::vector<std::string> load_errors;
-  /// The CI gate: no load error, every rule of every selected profile and every code has a case.
+  /// The CI gate: no load error, every rule of every selected profile and every code has a case, and
+  /// every rule a case `covers` fires in each of its runs on a profile that has the rule.
   bool ok() const;
 };
 
