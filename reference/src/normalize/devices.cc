@@ -71,7 +71,8 @@ bool unique_by_repr(const std::vector<PyValue>& ids) {
 // device_parser.parse_cpu_cores (E26).
 ParsedDevices parse_cpu(const PyValue& v, const std::string& flag) {
   PyValue n = v;
-  if (v.is_str() && !py_strip(v.str).empty() && py_strip(v.str).find_first_not_of("0123456789") == std::string::npos) {
+  const std::string text = v.is_str() ? py_strip(v.str) : std::string();
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
     auto x = py_int_from_str(v.str);
     if (!x) return too_many(flag, v);
     n = PyValue::integer(*x);
@@ -90,7 +91,8 @@ ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFact
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
   // `str(v).strip()` in ("0", "[]"): only a str, the int 0 or an empty list print that way.
-  bool zero_text = v.is_str() && (py_strip(v.str) == "0" || py_strip(v.str) == "[]");
+  const std::string text = v.is_str() ? py_strip(v.str) : std::string();
+  bool zero_text = text == "0" || text == "[]";
   if (v.is_none() || (v.kind == PyValue::Kind::kInt && v.i == 0) || zero_text || (v.kind == PyValue::Kind::kList && v.list.empty())) {
     ParsedDevices r;
     r.parsed = PyValue::none();
