@@ -6,10 +6,13 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <rapidcheck.h>
 #include <string>
 #include <vector>
 
 #include "accord/conformance/adapter.h"
+#include "accord/reference/inputs.h"
+#include "gen/case.h"  // Arbitrary<Case>
 
 namespace accord::differential {
 
@@ -17,6 +20,20 @@ namespace accord::differential {
 /// `plan:<field path>`, `diagnostics:+<codes only in B>-<codes only in A>`, or `fault:<status>`
 /// when one side failed the case. Empty when they agree. Shrinking keeps the key.
 std::string difference_kind(const conformance::AdapterResult& a, const conformance::AdapterResult& b);
+
+/// The generated cases of a seed, in order: case k is Arbitrary<Case> at size k % 101 on the k-th split of
+/// the seed's random stream. `accord differential` and `accord generate` read the same stream.
+class CaseStream {
+ public:
+  explicit CaseStream(std::uint64_t seed) : gen_(rc::gen::arbitrary<reference::Case>()), random_(seed) {}
+  /// The next case with its shrink tree.
+  rc::Shrinkable<reference::Case> next() { return gen_(random_.split(), k_++ % 101); }
+
+ private:
+  rc::Gen<reference::Case> gen_;
+  rc::Random random_;
+  int k_ = 0;
+};
 
 /// One implementation and the profile it is asked for.
 struct Side {
