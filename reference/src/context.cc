@@ -64,8 +64,8 @@ void Ctx::note(DiagCode code, std::vector<Field> f) {
 
 std::optional<ClassInfo> Ctx::class_of(const std::string& cls) const {
   auto ci = class_by_name(cls);
-  bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin && ci->id == static_cast<int>(PrecisionPluginId::kHalf) &&
-                     !pol.half_precision_plugin_class;
+  bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin &&
+                     row(static_cast<PrecisionPluginId>(ci->id)).lightning_2x && !pol.classes_from_2x;
   return absent_here ? std::nullopt : ci;
 }
 

@@ -86,7 +86,7 @@ struct Ctx {
     return nullptr;
   }
   /// The class a user's instance names, among the classes this profile's Lightning has (policy
-  /// half_precision_plugin_class: HalfPrecisionPlugin is a 2.x class).
+  /// classes_from_2x: HalfPrecisionPlugin is a 2.x class).
   std::optional<ClassInfo> class_of(const std::string& cls) const;
   /// Whether the accelerator (flag or instance, per policy) is `a`.
   bool accel_is(AcceleratorId a) const;

@@ -45,8 +45,8 @@ const std::vector<LauncherRow>& launchers() {
 
 const std::vector<PrecisionPluginRow>& precision_plugins() {
   static const std::vector<PrecisionPluginRow> rows = {
-#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default) \
-  {PrecisionPluginId::k##Id, Class, Accepts, Package, TpuOk, Default},
+#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Lightning2x) \
+  {PrecisionPluginId::k##Id, Class, Accepts, Package, TpuOk, Default, Lightning2x},
 #include "../tables/precision_plugins.def"
   };
   return rows;
