@@ -2,11 +2,13 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
 
 #include "accord/conformance/adapter.h"
+#include "accord/conformance/fast_case.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/registry.h"
 #include "accord/reference/resolve.h"
@@ -39,6 +41,14 @@ json resolve_text(const std::string& text, ref::Profile profile) {
 /// One batch line: the outcome's JSON text (the reference adapter's direct writer, byte-identical to
 /// outcome_to_json().dump()) or {"error", "status": "invalid"}, then a newline. False when invalid.
 bool resolve_line(const std::string& line, const std::string& profile, cf::Adapter& reference, std::string* out) {
+  thread_local cf::FastCaseReader reader;  // the fast path; a line it declines goes through nlohmann's tree
+  if (ref::Case c; reader.read_case(line, &c)) {
+    std::optional<cf::AdapterResult> r = reference.resolve_case_text(profile, c, out);
+    if (r && r->status == cf::ResultStatus::kOk) {
+      out->push_back('\n');
+      return true;
+    }
+  }
   json j = json::parse(line, nullptr, false);
   std::string err = "input is not valid JSON";
   if (!j.is_discarded()) {

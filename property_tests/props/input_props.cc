@@ -1,4 +1,5 @@
 // input_props.cc: bad case JSON is rejected, with an error that starts with the JSON Pointer of the bad key or value.
+#include "accord/conformance/fast_case.h"
 #include "prop_util.h"
 
 namespace accord::prop {
@@ -6,12 +7,15 @@ namespace {
 using nlohmann::json;
 using reference::Case;
 
-/// case_from_json must refuse `wire`, and its error must start with `pointer` + ":".
+/// case_from_json must refuse `wire`, and its error must start with `pointer` + ":"; the fast reader of serve and
+/// resolve --batch must decline its text.
 void rejected_at(const json& wire, const std::string& pointer) {
   Case out;
   std::string error;
   RC_ASSERT(!reference::case_from_json(wire, &out, &error));
   RC_ASSERT(error.rfind(pointer + ":", 0) == 0);
+  thread_local conformance::FastCaseReader fast;
+  RC_ASSERT(!fast.read_case(wire.dump(), &out));
 }
 
 /// A key name no case uses: "zz_" and lower-case letters.
@@ -21,6 +25,17 @@ rc::Gen<std::string> unknown_key() {
 }
 
 }  // namespace
+
+// The fast reader (simdjson) reads every case's wire text, to the case the tree reader (nlohmann) reads.
+RC_GTEST_PROP(FastCase, AgreesWithTheTreeReader, (const Case& c)) {
+  const json wire = reference::case_to_json(c);
+  Case tree, fast;
+  std::string error;
+  RC_ASSERT(reference::case_from_json(wire, &tree, &error));
+  thread_local conformance::FastCaseReader reader;
+  RC_ASSERT(reader.read_case(wire.dump(), &fast));
+  RC_ASSERT(reference::case_to_json(fast) == reference::case_to_json(tree));
+}
 
 // An unknown key in the case, its flags, its hardware or an instance is an error naming that key.
 RC_GTEST_PROP(CaseInput, UnknownKeyIsRejectedAtItsPointer, (const Case& c)) {

@@ -1,6 +1,7 @@
 // json_io.cc: cases and outcomes to and from JSON (nlohmann), with errors that name the JSON Pointer.
 #include "accord/reference/json_io.h"
 
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "accord/reference/registry.h"
@@ -36,6 +37,31 @@ std::string shown(const json& j) {
 }
 
 }  // namespace
+
+PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* instances) {
+  const auto& rows = flag_slots();
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (name == rows[k].name) {
+      *index = static_cast<int>(k);
+      *instances = rows[k].instances;
+      return &(flags.*(rows[k].member));
+    }
+  return nullptr;
+}
+
+bool* hardware_switch(HardwareFacts& hw, std::string_view key, int* index) {
+  static const std::pair<const char*, bool HardwareFacts::*> kRows[] = {
+      {"mps", &HardwareFacts::mps},   {"tpu", &HardwareFacts::tpu},   {"ipu", &HardwareFacts::ipu},
+      {"hpu", &HardwareFacts::hpu},   {"fork", &HardwareFacts::fork}, {"torch_distributed", &HardwareFacts::torch_distributed},
+      {"cudnn_benchmark", &HardwareFacts::cudnn_benchmark},
+  };
+  for (int k = 0; k < static_cast<int>(std::size(kRows)); ++k)
+    if (key == kRows[k].first) {
+      *index = k;
+      return &(hw.*(kRows[k].second));
+    }
+  return nullptr;
+}
 
 const std::vector<std::string>& flag_names() {
   static const std::vector<std::string> names = [] {
@@ -130,11 +156,6 @@ bool hardware_from_json(const json& h, HardwareFacts* hw, std::string* error) {
     const std::string& k = it.key();
     const json& v = it.value();
     std::string p = "/hardware/" + k;
-    auto want_bool = [&](bool* dst) {
-      if (!v.is_boolean()) return fail(error, p, "must be true or false, got " + shown(v));
-      *dst = v.get<bool>();
-      return true;
-    };
     if (k == "cuda_devices") {
       if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 4096)
         return fail(error, p, "must be an integer in 0..4096, got " + shown(v));
@@ -142,13 +163,9 @@ bool hardware_from_json(const json& h, HardwareFacts* hw, std::string* error) {
     } else if (k == "tpu_cores") {
       if (!v.is_number_integer() || v.get<std::int64_t>() < 0) return fail(error, p, "must be a non-negative integer, got " + shown(v));
       hw->tpu = v.get<std::int64_t>() > 0;
-    } else if (k == "mps") { if (!want_bool(&hw->mps)) return false;
-    } else if (k == "tpu") { if (!want_bool(&hw->tpu)) return false;
-    } else if (k == "ipu") { if (!want_bool(&hw->ipu)) return false;
-    } else if (k == "hpu") { if (!want_bool(&hw->hpu)) return false;
-    } else if (k == "fork") { if (!want_bool(&hw->fork)) return false;
-    } else if (k == "torch_distributed") { if (!want_bool(&hw->torch_distributed)) return false;
-    } else if (k == "cudnn_benchmark") { if (!want_bool(&hw->cudnn_benchmark)) return false;
+    } else if (int row; bool* sw = hardware_switch(*hw, k, &row)) {
+      if (!v.is_boolean()) return fail(error, p, "must be true or false, got " + shown(v));
+      *sw = v.get<bool>();
     } else if (k == "packages") {
       if (!v.is_array()) return fail(error, p, "must be a list of package names, got " + shown(v));
       for (size_t i = 0; i < v.size(); ++i) {
@@ -180,14 +197,11 @@ bool case_from_json(const json& j, Case* out, std::string* error) {
     if (k == "flags") {
       if (!it->is_object()) return fail(error, "/flags", "must be an object, got " + shown(*it));
       for (auto f = it->begin(); f != it->end(); ++f) {
-        const FlagSlot* slot = nullptr;
-        for (const auto& s : flag_slots())
-          if (f.key() == s.name) {
-            slot = &s;
-            break;
-          }
+        int index;
+        bool instances;
+        PyValue* slot = flag_slot(c.flags, f.key(), &index, &instances);
         if (!slot) return fail(error, "/flags/" + f.key(), "unknown flag (known: accelerator, strategy, devices, ...)");
-        if (!value_from_json(f.value(), slot->instances, &(c.flags.*(slot->member)), error, "/flags/" + f.key())) return false;
+        if (!value_from_json(f.value(), instances, slot, error, "/flags/" + f.key())) return false;
       }
     } else if (k == "env") {
       if (!it->is_object()) return fail(error, "/env", "must be an object of strings, got " + shown(*it));

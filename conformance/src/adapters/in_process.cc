@@ -217,7 +217,7 @@ class ReferenceAdapter : public Adapter {
   const ImplementationInfo& info() const override { return info_; }
   AdapterResult resolve(const std::string&, const std::string& profile, const json& case_json) override {
     ref::Profile p;
-    if (!ref::parse_profile(profile, &p)) return {ResultStatus::kSkipped, nullptr, "unsupported profile '" + profile + "'"};
+    if (!ref::parse_profile(profile, &p)) return unsupported(profile);
     ref::Case c;
     std::string err;
     if (!ref::case_from_json(case_json, &c, &err)) return {ResultStatus::kErrored, nullptr, "cannot read the case: " + err};
@@ -226,16 +226,26 @@ class ReferenceAdapter : public Adapter {
   AdapterResult resolve_text(const std::string&, const std::string& profile, const json& case_json,
                              std::string* outcome_text) override {
     ref::Profile p;
-    if (!ref::parse_profile(profile, &p)) return {ResultStatus::kSkipped, nullptr, "unsupported profile '" + profile + "'"};
+    if (!ref::parse_profile(profile, &p)) return unsupported(profile);
     ref::Case c;
     std::string err;
     if (!ref::case_from_json(case_json, &c, &err)) return {ResultStatus::kErrored, nullptr, "cannot read the case: " + err};
     write_outcome(outcome_text, ref::resolve(c, p));
     return {ResultStatus::kOk, nullptr, ""};
   }
+  std::optional<AdapterResult> resolve_case_text(const std::string& profile, const ref::Case& c,
+                                                 std::string* outcome_text) override {
+    ref::Profile p;
+    if (!ref::parse_profile(profile, &p)) return unsupported(profile);
+    write_outcome(outcome_text, ref::resolve(c, p));
+    return AdapterResult{ResultStatus::kOk, nullptr, ""};
+  }
   void stop() override {}
 
  private:
+  static AdapterResult unsupported(const std::string& profile) {
+    return {ResultStatus::kSkipped, nullptr, "unsupported profile '" + profile + "'"};
+  }
   ImplementationInfo info_;
 };
 

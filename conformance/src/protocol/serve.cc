@@ -8,7 +8,9 @@
 #include <ostream>
 #include <thread>
 
+#include "accord/conformance/fast_case.h"
 #include "accord/conformance/protocol.h"
+#include "accord/reference/inputs.h"
 
 namespace accord::conformance {
 namespace {
@@ -19,11 +21,8 @@ constexpr std::size_t kParallelFrom = 64;   ///< smaller batches are answered on
 
 std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
-/// Appends one reply line for a resolve request without building a reply object.
-void write_reply(std::string& out, const json& id, const AdapterResult& r, const std::string& outcome_text) {
-  out += "{\"id\":";
-  if (id.is_string()) append_json_string(out, id.get_ref<const std::string&>());
-  else out += id.dump();
+/// Appends the rest of a reply line after `{"id":<id>` without building a reply object.
+void write_reply_tail(std::string& out, const AdapterResult& r, const std::string& outcome_text) {
   switch (r.status) {
     case ResultStatus::kOk: out += ",\"outcome\":", out += outcome_text; break;
     case ResultStatus::kSkipped: out += ",\"skipped\":", append_json_string(out, r.message); break;
@@ -34,9 +33,33 @@ void write_reply(std::string& out, const json& id, const AdapterResult& r, const
   out += "}\n";
 }
 
+void write_reply(std::string& out, const json& id, const AdapterResult& r, const std::string& outcome_text) {
+  out += "{\"id\":";
+  if (id.is_string()) append_json_string(out, id.get_ref<const std::string&>());
+  else out += id.dump();
+  write_reply_tail(out, r, outcome_text);
+}
+
+/// The fast path: a resolve request that FastCaseReader reads, for an adapter that takes a read case.
+/// False when either declines; the request then goes the nlohmann way, which answers it the same.
+bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const std::string& default_profile) {
+  thread_local FastCaseReader reader;
+  thread_local std::string id, text;
+  thread_local std::optional<std::string> profile;
+  reference::Case c;
+  if (!reader.read_request(line, &id, &profile, &c)) return false;
+  text.clear();
+  std::optional<AdapterResult> r = impl.resolve_case_text(profile ? *profile : default_profile, c, &text);
+  if (!r) return false;
+  out += "{\"id\":";
+  append_json_string(out, id);
+  write_reply_tail(out, *r, text);
+  return true;
+}
+
 /// Answers one request line into `out` (nothing for blank lines and `stop`); false after `stop`.
 bool answer(const std::string& line, std::string& out, Adapter& impl, const std::string& default_profile) {
-  if (line.empty() || line == "\r") return true;
+  if (line.empty() || line == "\r" || answer_fast(line, out, impl, default_profile)) return true;
   json req = json::parse(line, nullptr, false);
   if (req.is_discarded() || !req.is_object()) {
     out += R"({"id":null,"errored":"request is not a JSON object"})" "\n";

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "accord/reference/inputs.h"
 #include "accord/reference/plan.h"
@@ -21,5 +23,10 @@ bool value_from_json(const nlohmann::json& j, bool instances, PyValue* out, std:
 nlohmann::json value_to_json(const PyValue& v);
 /// The names of the flags, in wire order.
 const std::vector<std::string>& flag_names();
+/// The flag called `name` in `flags` (its index in flag_names() in `*index`, and whether strings naming a class
+/// are read as instances in `*instances`); null when no flag has that name. Every case reader uses it.
+PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* instances);
+/// The true/false hardware fact called `key` (`mps`, `fork`, ...; its row, 0-6, in `*index`); null for other keys.
+bool* hardware_switch(HardwareFacts& hw, std::string_view key, int* index);
 
 }  // namespace accord::reference

@@ -1,0 +1,230 @@
+// fast_case.cc: FastCaseReader. Mirrors reference/src/json_io.cc's case_from_json for valid input only: any
+// doubt is a decline, and the caller's nlohmann path decides. Agreement is checked by conformance/tests
+// (FastCase.*), the property FastCase.AgreesWithTheTreeReader and the fuzz target fuzz_case_json.
+#include "accord/conformance/fast_case.h"
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "accord/reference/json_io.h"
+#include "accord/reference/registry.h"
+
+namespace accord::conformance {
+namespace ref = accord::reference;
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+struct FastCaseReader::Impl {
+  simdjson::dom::parser parser;
+};
+
+namespace {
+
+// Typed views of an element whose type() was checked (bound to locals: simdjson_result temporaries must not
+// outlive their expression).
+template <typename T>
+T as(element e) {
+  T v{};
+  [[maybe_unused]] simdjson::error_code unreachable = e.get(v);  // the type was checked
+  return v;
+}
+simdjson::dom::object object_of(element e) { return as<simdjson::dom::object>(e); }
+simdjson::dom::array array_of(element e) { return as<simdjson::dom::array>(e); }
+std::string_view string_of(element e) { return as<std::string_view>(e); }
+
+bool read_value(element e, bool instances, ref::PyValue* out);
+
+/// `{"class": "Name", "args": {...}}`; a repeated key or argument is declined (nlohmann keeps the last one).
+bool read_instance(simdjson::dom::object o, ref::PyValue* out) {
+  std::string_view cls;
+  bool has_class = false, has_args = false;
+  std::map<std::string, ref::PyValue> args;
+  for (auto field : o) {
+    if (field.key == "class") {
+      if (has_class || field.value.type() != element_type::STRING) return false;
+      has_class = true;
+      cls = string_of(field.value);
+    } else if (field.key == "args") {
+      if (has_args || field.value.type() != element_type::OBJECT) return false;
+      has_args = true;
+      for (auto arg : object_of(field.value)) {
+        ref::PyValue v;
+        if (!read_value(arg.value, true, &v) || !args.emplace(std::string(arg.key), std::move(v)).second) return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  if (!has_class) return false;
+  *out = ref::PyValue::instance(std::string(cls), std::move(args));
+  return true;
+}
+
+/// reference::value_from_json for what it accepts.
+bool read_value(element e, bool instances, ref::PyValue* out) {
+  switch (e.type()) {
+    case element_type::NULL_VALUE: *out = ref::PyValue::none(); return true;
+    case element_type::BOOL: *out = ref::PyValue::boolean(as<bool>(e)); return true;
+    case element_type::INT64: *out = ref::PyValue::integer(as<std::int64_t>(e)); return true;
+    case element_type::DOUBLE: *out = ref::PyValue::floating(as<double>(e)); return true;  // finite: simdjson refuses 1e400
+    case element_type::STRING: {
+      std::string s(string_of(e));
+      *out = instances && ref::class_by_name(s) ? ref::PyValue::instance(std::move(s)) : ref::PyValue::string(std::move(s));
+      return true;
+    }
+    case element_type::ARRAY: {
+      std::vector<ref::PyValue> items;
+      for (element x : array_of(e)) {
+        items.emplace_back();
+        if (!read_value(x, instances, &items.back())) return false;
+      }
+      *out = ref::PyValue::make_list(std::move(items));
+      return true;
+    }
+    case element_type::OBJECT: return read_instance(object_of(e), out);
+    case element_type::UINT64: {  // past int64 (smaller ones are INT64): kept as decimal text, like the tree reader
+      ref::PyValue v;
+      v.kind = ref::PyValue::Kind::kBigInt;
+      v.str = std::to_string(as<std::uint64_t>(e));
+      *out = std::move(v);
+      return true;
+    }
+  }
+  return false;  // LCOV_EXCL_LINE unreachable: every element type returns above
+}
+
+/// An integer that fits `int`, as a hardware count or GPU id; anything else declines.
+bool small_int(element e, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
+  if (e.type() != element_type::INT64) return false;
+  *out = as<std::int64_t>(e);
+  return *out >= lo && *out <= hi;
+}
+
+bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
+  std::uint32_t seen_switches = 0;
+  bool seen_cuda = false, seen_packages = false, seen_busy = false, seen_tpu_cores = false;
+  std::int64_t tpu_cores = 0;
+  for (auto field : o) {
+    const std::string_view k = field.key;
+    element v = field.value;
+    if (k == "cuda_devices") {
+      std::int64_t n;
+      if (seen_cuda || !small_int(v, 0, 4096, &n)) return false;
+      seen_cuda = true;
+      hw->cuda_devices = static_cast<int>(n);
+    } else if (k == "tpu_cores") {
+      if (seen_tpu_cores || !small_int(v, 0, std::numeric_limits<std::int64_t>::max(), &tpu_cores)) return false;
+      seen_tpu_cores = true;
+    } else if (int row; bool* sw = ref::hardware_switch(*hw, k, &row)) {
+      if ((seen_switches & (1u << row)) || v.type() != element_type::BOOL) return false;
+      seen_switches |= 1u << row;
+      *sw = as<bool>(v);
+    } else if (k == "packages") {
+      if (seen_packages || v.type() != element_type::ARRAY) return false;
+      seen_packages = true;
+      for (element p : array_of(v)) {
+        if (p.type() != element_type::STRING) return false;
+        hw->packages.emplace(string_of(p));
+      }
+    } else if (k == "gpu_busy") {
+      if (seen_busy || v.type() != element_type::ARRAY) return false;
+      seen_busy = true;
+      for (element g : array_of(v)) {
+        std::int64_t id;
+        if (!small_int(g, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), &id)) return false;
+        hw->gpu_busy.insert(static_cast<int>(id));
+      }
+    } else if (k != "cuda_names" && k != "nccl_version" && k != "probe") {
+      return false;
+    }
+  }
+  // case_from_json visits keys in sorted order, so `tpu_cores` decides over `tpu` wherever it is written.
+  if (seen_tpu_cores) hw->tpu = tpu_cores > 0;
+  return true;
+}
+
+bool read_case_object(element e, ref::Case* out) {
+  if (e.type() != element_type::OBJECT) return false;
+  ref::Case c;
+  bool seen[4] = {false, false, false, false};  // flags, env, hardware, interactive
+  auto first = [&seen](int k) { return !seen[k] && (seen[k] = true); };
+  for (auto field : object_of(e)) {
+    element v = field.value;
+    if (field.key == "flags") {
+      if (!first(0) || v.type() != element_type::OBJECT) return false;
+      std::uint32_t seen_flags = 0;
+      for (auto f : object_of(v)) {
+        int index;
+        bool instances;
+        ref::PyValue* slot = ref::flag_slot(c.flags, f.key, &index, &instances);
+        if (!slot || (seen_flags & (1u << index)) || !read_value(f.value, instances, slot)) return false;
+        seen_flags |= 1u << index;
+      }
+    } else if (field.key == "env") {
+      if (!first(1) || v.type() != element_type::OBJECT) return false;
+      for (auto kv : object_of(v))
+        if (kv.value.type() != element_type::STRING ||
+            !c.env.emplace(std::string(kv.key), std::string(string_of(kv.value))).second)
+          return false;
+    } else if (field.key == "hardware") {
+      if (!first(2) || v.type() != element_type::OBJECT || !read_hardware(object_of(v), &c.hardware))
+        return false;
+    } else if (field.key == "interactive") {
+      if (!first(3) || v.type() != element_type::BOOL) return false;
+      c.interactive = as<bool>(v);
+    } else {
+      return false;
+    }
+  }
+  *out = std::move(c);
+  return true;
+}
+
+}  // namespace
+
+FastCaseReader::FastCaseReader() : impl_(std::make_unique<Impl>()) {}
+FastCaseReader::~FastCaseReader() = default;
+
+bool FastCaseReader::read_case(std::string_view text, ref::Case* out) {
+  element doc;
+  if (impl_->parser.parse(text.data(), text.size()).get(doc)) return false;
+  return read_case_object(doc, out);
+}
+
+bool FastCaseReader::read_request(std::string_view line, std::string* id, std::optional<std::string>* profile,
+                                  ref::Case* out) {
+  element doc;
+  if (impl_->parser.parse(line.data(), line.size()).get(doc) || doc.type() != element_type::OBJECT) return false;
+  bool resolve = false, has_id = false, has_profile = false, has_case = false;
+  element case_json;
+  for (auto field : object_of(doc)) {
+    element v = field.value;
+    if (field.key == "cmd") {
+      if (resolve || v.type() != element_type::STRING || string_of(v) != "resolve") return false;
+      resolve = true;
+    } else if (field.key == "id") {
+      if (has_id || v.type() != element_type::STRING) return false;
+      has_id = true;
+      id->assign(string_of(v));
+    } else if (field.key == "profile") {
+      if (has_profile || v.type() != element_type::STRING) return false;
+      has_profile = true;
+      profile->emplace(string_of(v));
+    } else if (field.key == "case") {
+      if (has_case) return false;
+      has_case = true;
+      case_json = v;
+    }
+  }
+  if (!resolve || !has_id) return false;
+  if (!has_profile) profile->reset();
+  if (!has_case || case_json.type() == element_type::NULL_VALUE) {
+    *out = ref::Case{};
+    return true;
+  }
+  return read_case_object(case_json, out);
+}
+
+}  // namespace accord::conformance

@@ -1,0 +1,133 @@
+// fast_case_test.cc: FastCaseReader (the simdjson fast path of serve and resolve --batch) accepts exactly what
+// case_from_json accepts, reads it to the same case, and declines the forms it does not read the same way.
+#include <gtest/gtest.h>
+
+#include "accord/conformance/fast_case.h"
+#include "accord/conformance/loader.h"
+#include "accord/reference/json_io.h"
+#include "test_support.h"
+
+namespace accord::conformance {
+namespace {
+using nlohmann::json;
+namespace ref = accord::reference;
+
+/// The tree reader's result on `text`: the case's wire form, or nullopt when it rejects the text.
+std::optional<json> tree_read(const std::string& text) {
+  json j = json::parse(text, nullptr, false);
+  ref::Case c;
+  std::string error;
+  if (j.is_discarded() || !ref::case_from_json(j, &c, &error)) return std::nullopt;
+  return ref::case_to_json(c);
+}
+
+std::optional<json> fast_read(const std::string& text) {
+  FastCaseReader reader;
+  ref::Case c;
+  if (!reader.read_case(text, &c)) return std::nullopt;
+  return ref::case_to_json(c);
+}
+
+/// Every fixture's `given` of the corpus and the self-test data: both readers accept it and read the same case.
+TEST(FastCase, ReadsEveryCorpusCaseLikeTheTreeReader) {
+  std::size_t n = 0;
+  for (const std::string& dir : {std::string(ACCORD_FIXTURES_DIR), testing::data_dir("mutant")})
+    for (const auto& f : load_corpus(dir).fixtures) {
+      const std::string text = f.given.dump();
+      std::optional<json> tree = tree_read(text), fast = fast_read(text);
+      ASSERT_EQ(fast.has_value(), tree.has_value()) << f.id << ": " << text;
+      if (!tree) continue;
+      ASSERT_EQ(*fast, *tree) << f.id;
+      ++n;
+    }
+  EXPECT_GT(n, 1000u);
+}
+
+struct Agreement {
+  const char* text;
+  const char* why;
+};
+
+// Valid cases the fast reader reads, each to the tree reader's case.
+const Agreement kRead[] = {
+    {R"({})", "the empty case"},
+    {R"({"flags":{"strategy":{"class":"DDPStrategy","args":{"find_unused_parameters":false,"x":[1,"DDPStrategy"]}},
+        "plugins":["DeepSpeedStrategy",{"class":"LightningEnvironment"}],"devices":"0, 1","precision":16.5,
+        "accelerator":null,"benchmark":true,"num_nodes":-3}})",
+     "instances, lists, strings naming classes, floats, null, negative integers"},
+    {R"({"hardware":{"tpu_cores":8,"tpu":false}})", "tpu_cores decides over tpu written after it (sorted key order)"},
+    {R"({"hardware":{"tpu":true,"tpu_cores":0}})", "tpu_cores decides over tpu written before it"},
+    {R"({"hardware":{"cuda_devices":4096,"gpu_busy":[3,-1,3],"packages":["deepspeed","apex"],"mps":true,
+        "probe":{"anything":[1]},"cuda_names":["A100"],"nccl_version":"2.18"}})",
+     "every hardware key, informational keys ignored"},
+    {R"({"env":{"SLURM_NTASKS":"4","X":"\u00e9\n\u0000"},"interactive":true})", "environment with escapes"},
+    {R"({"flags":{"devices":9223372036854775807,"num_nodes":-9223372036854775808}})", "the ends of int64"},
+    {R"({"flags":{"devices":18446744073709551615,"gpus":9223372036854775808}})", "past int64: kept as decimal text"},
+    {R"({"flags":{"devices":-0,"num_nodes":-0.0,"gpus":1E2,"ipus":0.1}})", "-0 is the integer 0, -0.0 a float"},
+};
+
+// Valid or invalid texts the fast reader declines (the tree reader then decides).
+const Agreement kDeclined[] = {
+    {R"({"flags":{"devices":1,"devices":2}})", "a repeated flag (nlohmann keeps the last)"},
+    {R"({"env":{"A":"1","A":"2"}})", "a repeated environment variable"},
+    {R"({"hardware":{"mps":true,"mps":false}})", "a repeated hardware switch"},
+    {R"({"hardware":{"packages":["a"],"packages":["b"]}})", "a repeated package list"},
+    {R"({"interactive":true,"interactive":false})", "a repeated case key"},
+    {R"({"flags":{"strategy":{"class":"DDPStrategy","class":"DDPSpawnStrategy"}}})", "a repeated instance key"},
+    {R"({"flags":{"strategy":{"class":"DDPStrategy","args":{"a":1,"a":2}}}})", "a repeated instance argument"},
+    {R"({"flags":{"devices":1e400}})", "a float past double (simdjson refuses it)"},
+    {R"({"flags":{"devices":18446744073709551616}})", "an integer past uint64 (the tree reader makes it a float)"},
+    {R"({"hardware":{"gpu_busy":[4294967297]}})", "a GPU id past int"},
+    {R"({"hardware":{"cuda_devices":4097}})", "cuda_devices out of range (an error)"},
+    {R"({"hardware":{"tpu_cores":-1}})", "negative tpu_cores (an error)"},
+    {R"({"flags":{"no_such_flag":1}})", "an unknown flag (an error)"},
+    {R"({"flags":{"strategy":{"args":{}}}})", "an instance without a class (an error)"},
+    {R"({"flags":[]})", "flags not an object (an error)"},
+    {R"({"env":{"A":1}})", "a non-string environment value (an error)"},
+    {R"({"hardware":{"mps":1}})", "a non-boolean switch (an error)"},
+    {R"({"colour":"blue"})", "an unknown case key (an error)"},
+    {R"([])", "not an object (an error)"},
+    {R"({"flags":)", "not JSON"},
+};
+
+TEST(FastCase, ReadsValidCasesLikeTheTreeReader) {
+  for (const auto& [text, why] : kRead) {
+    std::optional<json> tree = tree_read(text), fast = fast_read(text);
+    ASSERT_TRUE(tree.has_value()) << why;
+    ASSERT_TRUE(fast.has_value()) << why;
+    EXPECT_EQ(*fast, *tree) << why;
+  }
+}
+
+TEST(FastCase, DeclinesWhatItDoesNotReadTheSameWay) {
+  for (const auto& [text, why] : kDeclined) EXPECT_FALSE(fast_read(text).has_value()) << why;
+}
+
+TEST(FastCase, ReadsResolveRequests) {
+  FastCaseReader reader;
+  std::string id;
+  std::optional<std::string> profile;
+  ref::Case c;
+  ASSERT_TRUE(reader.read_request(R"({"cmd":"resolve","id":"a\"b","profile":"","case":{"interactive":true},"x":1})", &id,
+                                  &profile, &c));
+  EXPECT_EQ(id, "a\"b");
+  EXPECT_EQ(profile, std::optional<std::string>(""));  // an empty profile is a profile (unsupported), not the default
+  EXPECT_TRUE(c.interactive);
+  ASSERT_TRUE(reader.read_request(R"({"id":"b","cmd":"resolve"})", &id, &profile, &c));
+  EXPECT_EQ(profile, std::nullopt);
+  EXPECT_FALSE(c.interactive);
+  ASSERT_TRUE(reader.read_request(R"({"id":"c","cmd":"resolve","case":null})", &id, &profile, &c));
+  for (const char* declined : {
+           R"({"cmd":"resolve","id":7,"case":{}})",                    // a non-string id is echoed as written
+           R"({"cmd":"start","protocol":1})",                          // not a resolve request
+           R"({"cmd":"resolve","cmd":"stop","id":"x"})",               // repeated cmd: nlohmann keeps "stop"
+           R"({"cmd":"resolve","id":"x","profile":3})",                // a non-string profile
+           R"({"cmd":"resolve","id":"x","case":{"flags":{"x":1}}})",   // a case the tree reader rejects
+           R"({"cmd":"resolve","id":"x","case":{},"case":{}})",        // repeated case
+           R"({"cmd":"resolve"})",                                     // no id
+           R"(not json)"})
+    EXPECT_FALSE(reader.read_request(declined, &id, &profile, &c)) << declined;
+}
+
+}  // namespace
+}  // namespace accord::conformance
