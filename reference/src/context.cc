@@ -33,12 +33,19 @@ const Policy& policy_for(Profile p) {
   return p == Profile::kSpec ? spec : l16;
 }
 
+std::string accelerator_names_with_auto() {
+  std::string s = "['auto'";
+  for (const auto& r : accelerators()) s += std::string(", '") + r.name + "'";
+  return s + "]";
+}
+
 std::string AcceleratorFlag::repr() const {
   switch (kind) {
     case Kind::kUnset: return "None";
     case Kind::kAuto: return "'auto'";
     case Kind::kName: return std::string("'") + row(id).name + "'";
     case Kind::kInstance: return std::string(row(id).cls) + "()";
+    case Kind::kText: return reference::repr(PyValue::string(text));
   }
   return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above
 }

@@ -21,14 +21,22 @@ const Policy& policy_for(Profile p);
 
 /// The accelerator flag after intake: unset, "auto", a registered name, or an instance of a class.
 struct AcceleratorFlag {
-  enum class Kind { kUnset, kAuto, kName, kInstance };
+  /// kText: a string that names no accelerator as written, kept until the registry lookup (lightning-1.6: a
+  /// strategy instance's `accelerator`, which no flag check sees; `GPU`, `cuda`, `foo`).
+  enum class Kind { kUnset, kAuto, kName, kInstance, kText };
   Kind kind = Kind::kUnset;
   AcceleratorId id = AcceleratorId::kNone;
+  std::string text;  ///< kText only
+  AcceleratorFlag() = default;
+  AcceleratorFlag(Kind k, AcceleratorId a = AcceleratorId::kNone, std::string t = {}) : kind(k), id(a), text(std::move(t)) {}
   /// Python repr of the flag as Lightning holds it (`'gpu'`, `'auto'`, `None`, `GPUAccelerator()`).
   std::string repr() const;
   /// True when the flag is the string `name` (Lightning's `flag == "gpu"` comparisons).
   bool is_name(AcceleratorId a) const { return kind == Kind::kName && id == a; }
 };
+
+/// `['auto', 'cpu', 'gpu', ...]`: what an accelerator string may be (err_accelerator_unknown's `allowed`).
+std::string accelerator_names_with_auto();
 
 /// The state every stage reads and writes. Stages return false after fail().
 struct Ctx {

@@ -86,6 +86,8 @@ const CodeCase kCodeCases[] = {
 
 // Plans that exercise the rules no error case reaches.
 const char* kPlanCases[] = {
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"accelerator": "GPU"}}}, "hardware": {"cuda_devices": 2}})",  // strategy's accelerator string
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"accelerator": "auto"}}}})",
     R"({"flags": {}, "env": {"PL_TRAINER_DEVICES": "2", "PL_TRAINER_ACCELERATOR": "cpu"}})",
     R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2, "precision": 16}, "env": {"RANK": "1"}})",
     R"({"flags": {"accelerator": "auto"}, "hardware": {"tpu": true}})",

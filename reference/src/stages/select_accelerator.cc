@@ -46,6 +46,13 @@ bool choose(Ctx& c) {
                      fld("strategy_class", "IPUStrategy"), fld("accelerator", c.accel.repr()), fld("strategy", c.strategy_flag)});
     }
   }
+  if (c.accel.kind == AcceleratorFlag::Kind::kText) {
+    // PL 1.6.5 _set_parallel_devices_and_init_accelerator: lower-cased, then looked up in the AcceleratorRegistry.
+    c.fire(RuleId::kAcceleratorRegistry);
+    auto id = accelerator_by_name(ascii_lower(c.accel.text));
+    if (!id) return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(c.accel.text)), fld("allowed", accelerator_names_with_auto())});
+    c.accel = {AcceleratorFlag::Kind::kName, *id};
+  }
   if (c.accel.kind == AcceleratorFlag::Kind::kAuto) {
     for (const auto& r : kAutoRules) {
       if (available(c.in.hardware, r.then)) {

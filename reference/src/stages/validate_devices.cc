@@ -55,6 +55,7 @@ std::string accel_plain(const AcceleratorFlag& a) {
     case AcceleratorFlag::Kind::kAuto: return "auto";
     case AcceleratorFlag::Kind::kName: return row(a.id).name;
     case AcceleratorFlag::Kind::kInstance: return row(a.id).cls;
+    case AcceleratorFlag::Kind::kText: return a.text;
   }
   return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above
 }

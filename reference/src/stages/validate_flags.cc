@@ -16,12 +16,6 @@ bool is_strategy_value(const PyValue& v) {
   return false;
 }
 
-std::string accelerator_names_with_auto() {
-  std::string s = "['auto'";
-  for (const auto& r : accelerators()) s += std::string(", '") + r.name + "'";
-  return s + "]";
-}
-
 // PL 1.6.5 _check_config_and_set_final_flags: the strategy flag and its conflicts (A2 3.2).
 bool intake_strategy(Ctx& c) {
   const auto& f = c.in.flags;

@@ -84,6 +84,19 @@ bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
   return true;
 }
 
+// PL 1.6.5 _check_config_and_set_final_flags: `self._accelerator_flag = self._strategy_flag._accelerator`, a string
+// no flag check sees. "auto" and registered names hold as given; other strings: spec rejects them like the
+// `accelerator` flag (seed 4f/7), lightning-1.6 keeps them until the registry lookup (select.accelerator-registry).
+bool strategy_accelerator_name(Ctx& c, const PyValue& acc) {
+  c.fire(RuleId::kStrategyInstanceAcceleratorName);
+  if (acc.str == "auto") c.accel = {AcceleratorFlag::Kind::kAuto};
+  else if (auto id = accelerator_by_name(acc.str)) c.accel = {AcceleratorFlag::Kind::kName, *id};
+  else if (c.pol.accelerator_unknown_error)
+    return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto())});
+  else c.accel = {AcceleratorFlag::Kind::kText, AcceleratorId::kNone, acc.str};
+  return true;
+}
+
 // PL 1.6.5 _check_config_and_set_final_flags: a strategy instance's own components (A2 3.6, seed 4c).
 bool absorb_strategy_instance(Ctx& c) {
   const PyValue& s = c.strategy_flag;
@@ -96,9 +109,11 @@ bool absorb_strategy_instance(Ctx& c) {
       return c.fail(DiagCode::kStrategyComponentTwice,
                     {fld("component", "accelerator"), fld("strategy", s.inst->cls), fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
     }
-    auto ai = info_of(c, acc);
-    if (acc.is_str() && accelerator_by_name(acc.str)) ai = class_by_name(row(*accelerator_by_name(acc.str)).cls);
-    if (ai && ai->kind == ClassKind::kAccelerator) c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
+    if (acc.is_str()) {
+      if (!strategy_accelerator_name(c, acc)) return false;
+    } else if (auto ai = info_of(c, acc); ai && ai->kind == ClassKind::kAccelerator) {
+      c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
+    }
   }
   struct Part { const char* arg; RuleId rule; const char* name; std::optional<PyValue>* slot; };
   for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &c.precision_plugin},
