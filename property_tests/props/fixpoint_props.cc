@@ -88,9 +88,9 @@ bool spelled(const std::string& v) {
 Case fed_back(const Case& c, const reference::Plan& plan) {
   Case out = c;
   auto& f = out.flags;
-  f.accelerator = PyValue::string(plan.accelerator);
+  f.accelerator = PyValue::string(std::string(plan.accelerator));
   bool by_name = plan.strategy.name != "tpu_spawn" && plan.strategy.name != "single_tpu";
-  f.strategy = by_name ? PyValue::string(plan.strategy.name) : PyValue::absent();
+  f.strategy = by_name ? PyValue::string(std::string(plan.strategy.name)) : PyValue::absent();
   f.devices = plan.devices;
   f.num_nodes = PyValue::integer(plan.num_nodes);
   f.gpus = f.tpu_cores = f.ipus = f.num_processes = PyValue::absent();

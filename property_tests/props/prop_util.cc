@@ -27,7 +27,7 @@ std::vector<std::string> note_codes(const reference::Outcome& o) {
 
 std::string outcome_tag(const reference::Outcome& o) {
   if (!o.ok()) return reference::wire_id(o.error().code);
-  return o.plan().accelerator + "/" + o.plan().strategy.name;
+  return std::string(o.plan().accelerator) + "/" + std::string(o.plan().strategy.name);
 }
 
 json plan_core(const reference::Plan& p) {

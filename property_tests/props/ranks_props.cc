@@ -44,7 +44,7 @@ std::optional<long long> env_int(const Case& c, const char* name) {
 }
 
 bool world_ranking(const reference::Plan& plan) {
-  auto ci = reference::class_by_name(plan.strategy.cls);
+  auto ci = reference::class_by_name(std::string(plan.strategy.cls));
   return ci && reference::row(static_cast<reference::StrategyClass>(ci->id)).world_ranks;
 }
 
@@ -95,7 +95,7 @@ void ranks(const Case& c, Profile p) {
   if (!plan.parallel_devices.empty()) RC_ASSERT(plan.num_processes >= 1);
   if (ce.creates_processes_externally) RC_ASSERT(plan.launcher.kind != "subprocess_script");
   if (ce.cls == "LightningEnvironment") return check_lightning(c, plan);
-  auto it = reading_envs().find(ce.cls);
+  auto it = reading_envs().find(std::string(ce.cls));
   RC_ASSERT(it != reading_envs().end());
   check_reading(c, plan, it->second);
   bool managing = false;

@@ -53,7 +53,7 @@ struct Ctx {
   PyValue strategy_flag;  ///< lower-cased string, instance, or another value; absent = None
   AcceleratorFlag accel;
   PyValue precision;      ///< None when absent in 1.6 is 32; spec normalises spellings
-  std::string amp_type;   ///< "native", "apex", "" (None)
+  std::string_view amp_type;  ///< "native", "apex", "" (None)
   PyValue amp_level;
   std::optional<PyValue> precision_plugin, checkpoint_io, cluster_env;
   std::string layer_sync;  ///< class name, "" = none
@@ -69,7 +69,7 @@ struct Ctx {
   std::vector<std::string> parallel_devices;
   std::optional<ClusterEnvId> env;
   std::optional<StrategyClass> strategy_cls;
-  std::string strategy_name;  ///< registered name or class strategy_name
+  std::string_view strategy_name;  ///< registered name or class strategy_name (table storage)
   std::vector<std::pair<std::string, std::string>> strategy_params;
   bool strategy_is_instance = false;
   std::string root_device;

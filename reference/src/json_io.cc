@@ -242,7 +242,7 @@ json diag_json(const Diagnostic& d) {
 }
 
 json opt(const std::optional<long long>& v) { return v ? json(*v) : json(nullptr); }
-json str_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+json str_or_null(std::string_view s) { return s.empty() ? json(nullptr) : json(s); }
 
 json plan_json(const Plan& p) {
   json params = json::object();

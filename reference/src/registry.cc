@@ -1,72 +1,96 @@
-// registry.cc: the rule tables as vectors of rows, and name lookups over them.
+// registry.cc: the rule tables as constant arrays of rows, and name lookups over them.
 #include "accord/reference/registry.h"
 
 #include <algorithm>
+#include <cassert>
+#include <iterator>
 #include <unordered_map>
 
 namespace accord::reference {
 
 
-const std::vector<AcceleratorRow>& accelerators() {
-  static const std::vector<AcceleratorRow> rows = {
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const AcceleratorRow kAccelerators[] = {
 #define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive) \
   {AcceleratorId::k##Id, Name, Class, DeviceType, AutoCount, DeviceParser::Parser, StrategyGroup::Exclusive},
 #include "../tables/accelerators.def"
-  };
-  return rows;
-}
+};
+}  // namespace
 
-const std::vector<StrategyClassRow>& strategy_classes() {
-  static const std::vector<StrategyClassRow> rows = {
+Rows<AcceleratorRow> accelerators() { return {std::begin(kAccelerators), std::end(kAccelerators)}; }
+
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const StrategyClassRow kStrategyClasses[] = {
 #define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt, \
                               Root, DeviceDefault, KeepsClusterEnv)                                                                   \
   {StrategyClass::k##Id, Class, Name, LauncherKind::Launcher, Parallel, WorldRanks, PerNode, Distributed, StrategyGroup::Group, AmpGroup::Amp, \
    NeedsGpu, Package, AcceleratorId::Hardware, Ckpt, RootDevice::Root, DeviceDefault, KeepsClusterEnv},
 #include "../tables/strategy_classes.def"
-  };
-  return rows;
-}
+};
+}  // namespace
 
-const std::vector<StrategyRow>& strategies() {
-  static const std::vector<StrategyRow> rows = {
+Rows<StrategyClassRow> strategy_classes() { return {std::begin(kStrategyClasses), std::end(kStrategyClasses)}; }
+
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const StrategyRow kStrategies[] = {
 #define ACCORD_STRATEGY(Id, Name, Class, Params) {StrategyId::k##Id, Name, StrategyClass::k##Class, Params},
 #include "../tables/strategies.def"
-  };
-  return rows;
-}
+};
+}  // namespace
 
-const std::vector<LauncherRow>& launchers() {
-  static const std::vector<LauncherRow> rows = {
+Rows<StrategyRow> strategies() { return {std::begin(kStrategies), std::end(kStrategies)}; }
+
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const LauncherRow kLaunchers[] = {
 #define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive) {LauncherKind::k##Id, Name, StartMethod, InteractiveRule::Interactive},
 #include "../tables/launchers.def"
-  };
-  return rows;
-}
+};
+}  // namespace
 
-const std::vector<PrecisionPluginRow>& precision_plugins() {
-  static const std::vector<PrecisionPluginRow> rows = {
+Rows<LauncherRow> launchers() { return {std::begin(kLaunchers), std::end(kLaunchers)}; }
+
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const PrecisionPluginRow kPrecisionPlugins[] = {
 #define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Lightning2x) \
   {PrecisionPluginId::k##Id, Class, Accepts, Package, TpuOk, Default, Lightning2x},
 #include "../tables/precision_plugins.def"
-  };
-  return rows;
-}
+};
+}  // namespace
 
-const std::vector<ClusterEnvRow>& cluster_envs() {
-  static const std::vector<ClusterEnvRow> rows = {
+Rows<PrecisionPluginRow> precision_plugins() { return {std::begin(kPrecisionPlugins), std::end(kPrecisionPlugins)}; }
+
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const ClusterEnvRow kClusterEnvs[] = {
 #define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node) \
   {ClusterEnvId::k##Id, Class, ExternalRule::External, Settable, World, Global, Local, Node},
 #include "../tables/cluster_envs.def"
-  };
-  return rows;
-}
+};
+}  // namespace
 
-const AcceleratorRow& row(AcceleratorId id) { return accelerators().at(static_cast<size_t>(id)); }
-const StrategyClassRow& row(StrategyClass id) { return strategy_classes().at(static_cast<size_t>(id)); }
-const StrategyRow& row(StrategyId id) { return strategies().at(static_cast<size_t>(id)); }
-const LauncherRow& row(LauncherKind id) { return launchers().at(static_cast<size_t>(id)); }
-const PrecisionPluginRow& row(PrecisionPluginId id) { return precision_plugins().at(static_cast<size_t>(id)); }
-const ClusterEnvRow& row(ClusterEnvId id) { return cluster_envs().at(static_cast<size_t>(id)); }
+Rows<ClusterEnvRow> cluster_envs() { return {std::begin(kClusterEnvs), std::end(kClusterEnvs)}; }
+
+namespace {
+// Every id is an enumerator generated from the same table as the array, so it is in range; debug builds (the
+// sanitizer job) check it.
+template <typename Row, size_t N, typename Id>
+const Row& at(const Row (&rows)[N], Id id) {
+  assert(static_cast<size_t>(id) < N);
+  return rows[static_cast<size_t>(id)];
+}
+}  // namespace
+
+const AcceleratorRow& row(AcceleratorId id) { return at(kAccelerators, id); }
+const StrategyClassRow& row(StrategyClass id) { return at(kStrategyClasses, id); }
+const StrategyRow& row(StrategyId id) { return at(kStrategies, id); }
+const LauncherRow& row(LauncherKind id) { return at(kLaunchers, id); }
+const PrecisionPluginRow& row(PrecisionPluginId id) { return at(kPrecisionPlugins, id); }
+const ClusterEnvRow& row(ClusterEnvId id) { return at(kClusterEnvs, id); }
 
 std::optional<AcceleratorId> accelerator_by_name(const std::string& name) {
   for (const auto& r : accelerators())
@@ -88,13 +112,15 @@ std::optional<StrategyId> strategy_by_name(const std::string& name) {
 
 namespace {
 struct OtherClass { const char* cls; ClassKind kind; bool native; };
-const std::vector<OtherClass>& other_classes() {
-  static const std::vector<OtherClass> rows = {
+namespace {
+// Constant-initialised: no guard on each access, and row() below indexes it directly.
+const OtherClass kOtherClasses[] = {
 #define ACCORD_OTHER_CLASS(Class, Kind, Native) {Class, ClassKind::Kind, Native},
 #include "../tables/other_classes.def"
-  };
-  return rows;
-}
+};
+}  // namespace
+
+Rows<OtherClass> other_classes() { return {std::begin(kOtherClasses), std::end(kOtherClasses)}; }
 }  // namespace
 
 namespace {

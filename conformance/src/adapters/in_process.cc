@@ -34,7 +34,7 @@ class Writer {
     o_ += s;
     o_ += '"';
   }
-  void str_or_null(const std::string& s) { s.empty() ? raw("null") : str(s); }
+  void str_or_null(std::string_view s) { s.empty() ? raw("null") : str(s); }
   /// A key given as a literal (no escaping needed, length known at compile time).
   template <std::size_t N>
   void key(const char (&k)[N]) {

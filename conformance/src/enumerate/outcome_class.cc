@@ -2,15 +2,16 @@
 #include "enumerate/outcome_class.h"
 
 #include <cstdio>
+#include <string_view>
 #include <nlohmann/json.hpp>
 
 namespace accord::enumerate {
 namespace {
 
-void append_env(const std::string& cls, std::string* out) {
-  static const std::string kSuffix = "Environment";
-  bool suffixed = cls.size() > kSuffix.size() && cls.compare(cls.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
-  out->append(cls, 0, suffixed ? cls.size() - kSuffix.size() : cls.size());
+void append_env(std::string_view cls, std::string* out) {
+  constexpr std::string_view kSuffix = "Environment";
+  bool suffixed = cls.size() > kSuffix.size() && cls.substr(cls.size() - kSuffix.size()) == kSuffix;
+  out->append(cls.substr(0, suffixed ? cls.size() - kSuffix.size() : cls.size()));
 }
 
 void append_count(long long devices, long long nodes, std::string* out) {

@@ -47,7 +47,7 @@ bool validate(Ctx& c) {
   if (!c.pol.sharded_apex_owned_by_strategy && (is16(p) || isbf16(p)) && c.amp_type == "apex" &&
       (amp == AmpGroup::kSharded || amp == AmpGroup::kFullySharded)) {
     c.fire(RuleId::kShardedApex);
-    return c.fail(DiagCode::kShardedApex, {fld("strategy", PyValue::string(c.strategy_name)), fld("precision", p), fld("amp_backend", amp_backend_shown(c)),
+    return c.fail(DiagCode::kShardedApex, {fld("strategy", PyValue::string(std::string(c.strategy_name))), fld("precision", p), fld("amp_backend", amp_backend_shown(c)),
                                            fld("owner", row(*c.strategy_cls).cls), fld("allowed", "'native'")});
   }
   return true;
@@ -69,7 +69,7 @@ bool needs_package(Ctx& c, PrecisionPluginId id) {
 // PL 1.6.5 _check_and_init_precision, 16 / bf16 mixed precision (A7.2 step 8).
 bool mixed(Ctx& c, const PyValue& p) {
   bool bf = isbf16(p);
-  c.note(DiagCode::kAmpInfo, {fld("kind", bf ? "bfloat16" : "16bit " + c.amp_type)});
+  c.note(DiagCode::kAmpInfo, {fld("kind", bf ? "bfloat16" : "16bit " + std::string(c.amp_type))});
   c.precision_plan.amp_backend = c.amp_type;
   if (c.amp_type == "apex") {
     c.precision_plan.amp_level = c.amp_level.is_none() ? "O2" : py_str(c.amp_level);

@@ -200,7 +200,7 @@ std::string group_classes(StrategyGroup g) {
 // spec: the checks each strategy row owns (seed 1, 4b, 4g, 6).
 bool spec_checks(Ctx& c) {
   const auto& cls = row(*c.strategy_cls);
-  PyValue user = c.in.flags.strategy.is_none() ? PyValue::string(c.strategy_name) : c.in.flags.strategy;
+  PyValue user = c.in.flags.strategy.is_none() ? PyValue::string(std::string(c.strategy_name)) : c.in.flags.strategy;
   if (c.pol.gpu_strategy_off_gpu_error && cls.needs_gpu && c.accelerator != AcceleratorId::kGpu) {
     c.fire(RuleId::kStrategyNeedsGpu);
     return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", user), fld("accelerator", c.accel.repr())});

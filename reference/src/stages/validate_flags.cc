@@ -242,7 +242,7 @@ bool validate_amp(Ctx& c) {
   } else {
     std::string low = ascii_lower(b.str);
     if (low == "native" || low == "apex") {
-      c.amp_type = low;
+      c.amp_type = low == "native" ? "native" : "apex";
     } else if (c.pol.amp_backend_unknown_error) {
       c.fire(RuleId::kAmpBackendUnknown);
       return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", b), fld("allowed", "'native', 'apex'")});

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -13,31 +14,35 @@
 
 namespace accord::reference {
 
+/// A name taken from the rule tables (an accelerator, a class, a launcher): it views the table's static storage,
+/// so it stays valid for the life of the program and costs nothing to set or copy.
+using Name = std::string_view;
+
 /// Cluster environment with the ranks it reports after the strategy set them. nullopt = not readable.
 struct ClusterEnvPlan {
-  std::string cls;
+  Name cls;
   bool creates_processes_externally = false;
   std::optional<long long> world_size, global_rank, local_rank, node_rank;
 };
 
 struct StrategyPlan {
-  std::string name;    ///< the class's strategy_name (or the registered name it came from)
-  std::string cls;
-  std::string family;  ///< strategy_name of the class
+  Name name;    ///< the class's strategy_name (or the registered name it came from)
+  Name cls;
+  Name family;  ///< strategy_name of the class
   std::vector<std::pair<std::string, std::string>> params;  ///< key -> JSON literal
   std::string root_device;
 };
 
 struct LauncherPlan {
-  std::string kind;          ///< "" = no launcher
-  std::string start_method;  ///< "" = n/a
+  Name kind;          ///< "" = no launcher
+  Name start_method;  ///< "" = n/a
   bool interactive_compatible = true;
 };
 
 struct PrecisionPlan {
   std::string value;  ///< "16", "bf16", "32", "64", "16-true", "bf16-true", or the raw repr
-  std::string plugin;
-  std::string amp_backend;  ///< "" = None
+  Name plugin;
+  Name amp_backend;  ///< "" = None
   std::string amp_level;    ///< "" = None
   std::string device;       ///< "" = n/a
 };
@@ -52,8 +57,8 @@ struct DeterminismPlan {
 };
 
 struct Plan {
-  std::string accelerator;
-  std::string accelerator_class;
+  Name accelerator;
+  Name accelerator_class;
   PyValue devices;  ///< parsed devices
   std::vector<std::string> parallel_devices;
   long long num_nodes = 1;

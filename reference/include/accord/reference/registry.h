@@ -1,6 +1,7 @@
 // registry.h: typed views of the rule tables (accelerators, strategies, launchers, plugins, envs).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,12 +64,21 @@ struct ClusterEnvRow {
   const char* world; const char* global; const char* local; const char* node;
 };
 
-const std::vector<AcceleratorRow>& accelerators();
-const std::vector<StrategyClassRow>& strategy_classes();
-const std::vector<StrategyRow>& strategies();
-const std::vector<LauncherRow>& launchers();
-const std::vector<PrecisionPluginRow>& precision_plugins();
-const std::vector<ClusterEnvRow>& cluster_envs();
+/// The rows of one table, in table order (a view of constant storage: `for (const auto& r : strategies())`).
+template <typename Row>
+struct Rows {
+  const Row* first;
+  const Row* last;
+  const Row* begin() const { return first; }
+  const Row* end() const { return last; }
+  size_t size() const { return static_cast<size_t>(last - first); }
+};
+Rows<AcceleratorRow> accelerators();
+Rows<StrategyClassRow> strategy_classes();
+Rows<StrategyRow> strategies();
+Rows<LauncherRow> launchers();
+Rows<PrecisionPluginRow> precision_plugins();
+Rows<ClusterEnvRow> cluster_envs();
 
 const AcceleratorRow& row(AcceleratorId id);
 const StrategyClassRow& row(StrategyClass id);
