@@ -69,8 +69,8 @@ void Ctx::note(DiagCode code, std::vector<Field> f) {
   notes.push_back({code, std::move(f)});
 }
 
-std::optional<ClassInfo> Ctx::class_of(const std::string& cls) const {
-  auto ci = class_by_name(cls);
+std::optional<ClassInfo> Ctx::class_of(const Instance& inst) const {
+  const auto& ci = inst.known;
   bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin &&
                      row(static_cast<PrecisionPluginId>(ci->id)).lightning_2x && !pol.classes_from_2x;
   return absent_here ? std::nullopt : ci;

@@ -95,7 +95,7 @@ struct Ctx {
   }
   /// The class a user's instance names, among the classes this profile's Lightning has (policy
   /// classes_from_2x: HalfPrecisionPlugin is a 2.x class).
-  std::optional<ClassInfo> class_of(const std::string& cls) const;
+  std::optional<ClassInfo> class_of(const Instance& inst) const;
   /// Whether the accelerator (flag or instance, per policy) is `a`.
   bool accel_is(AcceleratorId a) const;
 };
@@ -105,7 +105,7 @@ struct Ctx {
 /// strategy instance's components unchecked and tests them with isinstance where it uses them.
 inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKind k) {
   if (!v || !v->is_instance()) return std::nullopt;
-  auto ci = class_by_name(v->inst->cls);
+  const auto& ci = v->inst->known;
   if (!ci || ci->kind != k) return std::nullopt;
   return ci->id;
 }

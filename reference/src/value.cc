@@ -22,6 +22,7 @@ PyValue PyValue::instance(std::string cls, std::map<std::string, PyValue> args) 
   auto in = std::make_shared<Instance>();
   in->cls = std::move(cls);
   in->args = std::move(args);
+  in->known = class_by_name(in->cls);
   v.inst = std::move(in);
   return v;
 }
@@ -41,10 +42,11 @@ bool PyValue::truthy() const {
   return false;  // LCOV_EXCL_LINE unreachable: every kind returns above
 }
 
-const PyValue& Instance::arg(const std::string& name) const {
+const PyValue& Instance::arg(std::string_view name) const {
   static const PyValue kAbsentValue;
-  auto it = args.find(name);
-  return it == args.end() ? kAbsentValue : it->second;
+  for (const auto& [key, value] : args)  // a handful of arguments: a scan builds no key string
+    if (key == name) return value;
+  return kAbsentValue;
 }
 
 namespace {

@@ -7,15 +7,15 @@
 namespace accord::reference::detail {
 namespace {
 
-ParsedDevices fail(DiagCode code, const std::string& flag, const PyValue& v, std::vector<Field> extra = {}) {
+ParsedDevices fail(DiagCode code, std::string_view flag, const PyValue& v, std::vector<Field> extra = {}) {
   ParsedDevices r;
-  std::vector<Field> f = {{"flag", flag}, {"value", repr(v)}};
+  std::vector<Field> f = {{"flag", std::string(flag)}, {"value", repr(v)}};
   f.insert(f.end(), extra.begin(), extra.end());
   r.error = Diagnostic{code, f};
   return r;
 }
 
-ParsedDevices too_many(const std::string& flag, const PyValue& v) {
+ParsedDevices too_many(std::string_view flag, const PyValue& v) {
   return fail(DiagCode::kValueOutOfRange, flag, v, {{"expected", "at most 1000000 devices"}});
 }
 
@@ -69,25 +69,27 @@ bool unique_by_repr(const std::vector<PyValue>& ids) {
 }  // namespace
 
 // device_parser.parse_cpu_cores (E26).
-ParsedDevices parse_cpu(const PyValue& v, const std::string& flag) {
-  PyValue n = v;
-  const std::string text = v.is_str() ? py_strip(v.str) : std::string();
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
-    auto x = py_int_from_str(v.str);
-    if (!x) return too_many(flag, v);
-    n = PyValue::integer(*x);
+ParsedDevices parse_cpu(const PyValue& v, std::string_view flag) {
+  ParsedDevices r;
+  if (v.is_str()) {
+    const std::string text = py_strip(v.str);
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
+      auto x = py_int_from_str(v.str);
+      if (!x) return too_many(flag, v);
+      r.parsed = PyValue::integer(*x);
+    }
   }
+  const PyValue& n = r.parsed.is_absent() ? v : r.parsed;
   if (n.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
   if (!n.is_int_like() || n.as_int() <= 0) return fail(DiagCode::kCpuDevicesInvalid, flag, v);
   if (n.as_int() > kMaxDevices) return too_many(flag, v);
-  ParsedDevices r;
-  r.parsed = n;
   r.parallel.assign(static_cast<size_t>(n.as_int()), "cpu");
+  if (r.parsed.is_absent()) r.parsed = v;
   return r;
 }
 
 // device_parser.parse_gpu_ids (E1-E4) and GPUAccelerator.get_parallel_devices.
-ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFacts& facts) {
+ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
   // `str(v).strip()` in ("0", "[]"): only a str, the int 0 or an empty list print that way.
@@ -140,7 +142,7 @@ ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFact
 }
 
 // device_parser.parse_tpu_cores (E5) and TPUAccelerator.get_parallel_devices.
-ParsedDevices parse_tpu(const PyValue& v, const std::string& flag) {
+ParsedDevices parse_tpu(const PyValue& v, std::string_view flag) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   PyValue t = v;
   if (v.is_str()) {
@@ -168,7 +170,7 @@ ParsedDevices parse_tpu(const PyValue& v, const std::string& flag) {
 }
 
 // device_parser.parse_hpus (E27) and HPUAccelerator.get_parallel_devices.
-ParsedDevices parse_hpu(const PyValue& v, const std::string& flag) {
+ParsedDevices parse_hpu(const PyValue& v, std::string_view flag) {
   PyValue n = v;
   if (v.is_str()) {
     auto x = py_int_from_str(v.str);
@@ -187,7 +189,7 @@ ParsedDevices parse_hpu(const PyValue& v, const std::string& flag) {
 }
 
 // IPUAccelerator.parse_devices (identity) and get_parallel_devices (range(devices)).
-ParsedDevices parse_ipu(const PyValue& v, const std::string& flag) {
+ParsedDevices parse_ipu(const PyValue& v, std::string_view flag) {
   if (v.kind == PyValue::Kind::kBigInt || (v.is_int_like() && v.as_int() > kMaxDevices)) return too_many(flag, v);
   if (!v.is_int_like()) return fail(DiagCode::kDevicesType, flag, v);
   ParsedDevices r;

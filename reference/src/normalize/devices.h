@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "accord/reference/diagnostic.h"
@@ -25,10 +26,10 @@ struct ParsedDevices {
 struct GpuFacts { int cuda_devices; bool torchelastic; };
 
 /// `flag` names the Trainer argument the value came from (devices or a legacy flag).
-ParsedDevices parse_cpu(const PyValue& v, const std::string& flag);
-ParsedDevices parse_gpu(const PyValue& v, const std::string& flag, const GpuFacts& facts);
-ParsedDevices parse_tpu(const PyValue& v, const std::string& flag);
-ParsedDevices parse_hpu(const PyValue& v, const std::string& flag);
-ParsedDevices parse_ipu(const PyValue& v, const std::string& flag);
+ParsedDevices parse_cpu(const PyValue& v, std::string_view flag);
+ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts);
+ParsedDevices parse_tpu(const PyValue& v, std::string_view flag);
+ParsedDevices parse_hpu(const PyValue& v, std::string_view flag);
+ParsedDevices parse_ipu(const PyValue& v, std::string_view flag);
 
 }  // namespace accord::reference::detail

@@ -109,7 +109,7 @@ constexpr std::array<ParserRule, 5> kParserRules = {{{DeviceParser::kCpu, RuleId
 
 bool parse(Ctx& c) {
   const auto& acc = row(c.accelerator);
-  std::string flag = c.legacy_source ? c.legacy_source : "devices";
+  std::string_view flag = c.legacy_source ? c.legacy_source : "devices";
   ParsedDevices p;
   for (const auto& r : kParserRules) {
     if (r.parser != acc.parser) continue;
@@ -127,8 +127,8 @@ bool parse(Ctx& c) {
     c.fire(RuleId::kGpuDevicesNone);
     DiagCode code = c.pol.gpu_devices_none_error ? DiagCode::kDevicesZero : DiagCode::kGpuDevicesNone;
     if (code == DiagCode::kDevicesZero)
-      return c.fail(code, {fld("devices", c.devices_flag), fld("accelerator", "gpu"), fld("flag", flag)});
-    return c.fail(code, {fld("flag", flag), fld("value", c.devices_flag)});
+      return c.fail(code, {fld("devices", c.devices_flag), fld("accelerator", "gpu"), fld("flag", std::string(flag))});
+    return c.fail(code, {fld("flag", std::string(flag)), fld("value", c.devices_flag)});
   }
   if (acc.parser == DeviceParser::kGpu && detect_torchelastic(c) && c.in.hardware.cuda_devices == 1 &&
       p.parsed.kind == PyValue::Kind::kList && p.parsed.list.size() != 1)

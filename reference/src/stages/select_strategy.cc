@@ -1,6 +1,5 @@
 // select_strategy.cc: stage 2c: default strategy, fallbacks, Horovod, instantiation, component checks.
 #include <algorithm>
-#include <map>
 
 #include "../context.h"
 
@@ -9,12 +8,14 @@ namespace {
 
 /// `SingleDeviceStrategy(device=...)` and its kin. The few (class, device) pairs are built once per thread and
 /// shared: copying the value only bumps the instance's reference count.
-PyValue single(StrategyClass cls, const std::string& device) {
-  thread_local std::map<std::pair<StrategyClass, std::string>, PyValue> built;
-  auto it = built.find({cls, device});
-  if (it == built.end())
-    it = built.emplace(std::make_pair(cls, device), PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}})).first;
-  return it->second;
+PyValue single(StrategyClass cls, std::string_view device) {
+  struct Built { StrategyClass cls; std::string device; PyValue value; };
+  thread_local std::vector<Built> built;  // cpu, cuda:N, hpu, xla:N: a short list, scanned without building a key
+  for (const auto& b : built)
+    if (b.cls == cls && b.device == device) return b.value;
+  std::string d(device);
+  built.push_back({cls, d, PyValue::instance(row(cls).cls, {{"device", PyValue::string(d)}})});
+  return built.back().value;
 }
 
 // PL 1.6.5 _choose_strategy (A6.1), only when no strategy was given.
@@ -62,7 +63,8 @@ bool fallbacks(Ctx& c, bool by_default) {
       c.accelerator_is_instance = false;
     }
   }
-  if (registered_class(s) == StrategyClass::kDdpSpawn) {
+  auto cls = registered_class(s);
+  if (cls == StrategyClass::kDdpSpawn) {
     std::optional<ClusterEnvId> external;
     SlurmVerdict slurm;
     if (detect_torchelastic(c)) {
@@ -80,9 +82,9 @@ bool fallbacks(Ctx& c, bool by_default) {
       if (c.pol.fallbacks_warn && !by_default)
         c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", c.strategy_flag), fld("environment", row(*external).cls)});
       s = "ddp";
+      cls = registered_class(s);
     }
   }
-  auto cls = registered_class(s);
   if (!c.pol.gpu_strategy_off_gpu_error && cls && row(*cls).needs_gpu && c.accel_is(AcceleratorId::kCpu)) {
     c.fire(RuleId::kFallbackCpuDdp);
     c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", c.strategy_flag)});
@@ -155,7 +157,7 @@ bool instantiate(Ctx& c) {
     c.strategy_name = row(*id).name;
     c.strategy_params = registered_params(*id);
   } else {
-    auto ci = f.is_instance() ? class_by_name(f.inst->cls) : std::nullopt;
+    auto ci = f.is_instance() ? f.inst->known : std::nullopt;
     if (!ci || ci->kind != ClassKind::kStrategy) {
       c.fire(RuleId::kInvalidType);
       return c.fail(DiagCode::kStrategyInvalidType, {fld("strategy", f)});
@@ -163,7 +165,8 @@ bool instantiate(Ctx& c) {
     c.strategy_cls = static_cast<StrategyClass>(ci->id);
     c.strategy_name = row(*c.strategy_cls).name;
     c.strategy_is_instance = true;
-    static const char* kComponents[] = {"accelerator", "precision_plugin", "checkpoint_io", "cluster_environment", "parallel_devices"};
+    static constexpr std::string_view kComponents[] = {"accelerator", "precision_plugin", "checkpoint_io", "cluster_environment",
+                                                       "parallel_devices"};
     for (const auto& [k, v] : f.inst->args)
       if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
         c.strategy_params.emplace_back(k, json_literal(v));
@@ -200,21 +203,22 @@ std::string group_classes(StrategyGroup g) {
 // spec: the checks each strategy row owns (seed 1, 4b, 4g, 6).
 bool spec_checks(Ctx& c) {
   const auto& cls = row(*c.strategy_cls);
-  PyValue user = c.in.flags.strategy.is_none() ? PyValue::string(std::string(c.strategy_name)) : c.in.flags.strategy;
+  // The strategy as the user gave it, or the registered name chosen for them: built only for a message.
+  auto user = [&] { return c.in.flags.strategy.is_none() ? PyValue::string(std::string(c.strategy_name)) : c.in.flags.strategy; };
   if (c.pol.gpu_strategy_off_gpu_error && cls.needs_gpu && c.accelerator != AcceleratorId::kGpu) {
     c.fire(RuleId::kStrategyNeedsGpu);
-    return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", user), fld("accelerator", c.accel.repr())});
+    return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", user()), fld("accelerator", c.accel.repr())});
   }
   StrategyGroup need = row(c.accelerator).exclusive;
   if (c.pol.exclusive_strategy_check_early && need != StrategyGroup::kAny && cls.group != need) {
     c.fire(RuleId::kExclusiveEarly);
     return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_classes(need)),
-                                                           fld("strategy_class", cls.cls), fld("accelerator", c.accel.repr()), fld("strategy", user)});
+                                                           fld("strategy_class", cls.cls), fld("accelerator", c.accel.repr()), fld("strategy", user())});
   }
   bool sharded = cls.amp == AmpGroup::kSharded || cls.amp == AmpGroup::kFullySharded;
   if (c.pol.sharded_apex_owned_by_strategy && sharded && c.amp_type == "apex" && py_eq_int(c.precision, 16)) {
     c.fire(RuleId::kStrategyAmpBackends);
-    return c.fail(DiagCode::kShardedApex, {fld("strategy", user), fld("precision", c.in.flags.precision), fld("amp_backend", c.in.flags.amp_backend),
+    return c.fail(DiagCode::kShardedApex, {fld("strategy", user()), fld("precision", c.in.flags.precision), fld("amp_backend", c.in.flags.amp_backend),
                                            fld("owner", cls.cls), fld("allowed", "'native'")});
   }
   return true;

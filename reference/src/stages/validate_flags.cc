@@ -10,7 +10,7 @@ namespace {
 bool is_strategy_value(const PyValue& v) {
   if (v.is_str()) return strategy_by_name(v.str).has_value();
   if (v.is_instance()) {
-    auto ci = class_by_name(v.inst->cls);
+    const auto& ci = v.inst->known;
     return ci && ci->kind == ClassKind::kStrategy;
   }
   return false;
@@ -72,7 +72,7 @@ bool intake_accelerator(Ctx& c) {
     return true;
   }
   if (acc.is_instance()) {
-    auto ci = class_by_name(acc.inst->cls);
+    const auto& ci = acc.inst->known;
     if (ci && ci->kind == ClassKind::kAccelerator) {
       c.fire(RuleId::kAcceleratorName);
       c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ci->id)};

@@ -10,7 +10,7 @@ namespace {
 
 std::optional<ClassInfo> info_of(const Ctx& c, const PyValue& v) {
   if (!v.is_instance()) return std::nullopt;
-  return c.class_of(v.inst->cls);
+  return c.class_of(*v.inst);
 }
 
 // PL 1.6.5 _check_config_and_set_final_flags: one plugin (A2 3.5).
@@ -180,7 +180,7 @@ bool construct(Ctx& c, const PyValue& v) {
   if (!v.is_instance()) return true;
   for (const auto& [k, a] : v.inst->args)
     if (!construct(c, a)) return false;
-  auto ci = c.class_of(v.inst->cls);
+  auto ci = c.class_of(*v.inst);
   if (!ci) return true;
   if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);
   if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);

@@ -6,7 +6,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "accord/reference/registry.h"
 
 namespace accord::reference {
 
@@ -51,8 +54,11 @@ struct PyValue {
 struct Instance {
   std::string cls;
   std::map<std::string, PyValue> args;
+  /// What `cls` denotes in the rule tables (class_by_name), looked up once when the instance is built; nullopt for a
+  /// class the tables do not know.
+  std::optional<ClassInfo> known;
   /// The argument `name`, or an absent value.
-  const PyValue& arg(const std::string& name) const;
+  const PyValue& arg(std::string_view name) const;
 };
 
 /// Python `repr()` of the value (`None`, `True`, `16`, `'bf16'`, `[0, 1]`, `DDPStrategy()`).
