@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cassert>
 #include <iterator>
-#include <unordered_map>
 
 namespace accord::reference {
 
@@ -92,39 +91,70 @@ const LauncherRow& row(LauncherKind id) { return at(kLaunchers, id); }
 const PrecisionPluginRow& row(PrecisionPluginId id) { return at(kPrecisionPlugins, id); }
 const ClusterEnvRow& row(ClusterEnvId id) { return at(kClusterEnvs, id); }
 
-std::optional<AcceleratorId> accelerator_by_name(const std::string& name) {
+namespace {
+/// A name -> value index over a table, built once: open addressing on a cheap hash of the length and three
+/// characters, then one comparison. No string is built and no byte loop runs per lookup (the resolver looks names up
+/// several times per case; std::hash reads every byte).
+template <typename V>
+class NameIndex {
+ public:
+  void add(std::string_view name, V v) { entries_.push_back({name, v}); }
+  void seal() {
+    size_t n = 16;
+    while (n < entries_.size() * 4) n *= 2;
+    slots_.assign(n, -1);
+    for (size_t k = 0; k < entries_.size(); ++k) {
+      if (find(entries_[k].name)) continue;  // a repeated name: the first entry wins
+      size_t h = hash(entries_[k].name) & (n - 1);
+      while (slots_[h] >= 0) h = (h + 1) & (n - 1);
+      slots_[h] = static_cast<int>(k);
+    }
+  }
+  std::optional<V> find(std::string_view name) const {
+    if (slots_.empty()) return std::nullopt;
+    size_t mask = slots_.size() - 1;
+    for (size_t h = hash(name) & mask; slots_[h] >= 0; h = (h + 1) & mask)
+      if (entries_[static_cast<size_t>(slots_[h])].name == name) return entries_[static_cast<size_t>(slots_[h])].value;
+    return std::nullopt;
+  }
+
+ private:
+  struct Entry { std::string_view name; V value; };
+  static size_t hash(std::string_view s) {
+    if (s.empty()) return 0;
+    auto at = [&](size_t k) { return static_cast<size_t>(static_cast<unsigned char>(s[k])); };
+    return s.size() * 0x9E3779B1u ^ at(0) * 0x85EBCA77u ^ at(s.size() / 2) * 0xC2B2AE3Du ^ at(s.size() - 1) * 0x27D4EB2Fu;
+  }
+  std::vector<Entry> entries_;
+  std::vector<int> slots_;
+};
+}  // namespace
+
+std::optional<AcceleratorId> accelerator_by_name(std::string_view name) {
   for (const auto& r : accelerators())
-    if (name == r.name) return r.id;
+    if (!name.empty() && name[0] == r.name[0] && name == r.name) return r.id;  // six rows: the first letter decides
   return std::nullopt;
 }
 
-std::optional<StrategyId> strategy_by_name(const std::string& name) {
-  // A hash index over the table, built once: the resolver looks names up several times per case.
-  static const std::unordered_map<std::string, StrategyId> index = [] {
-    std::unordered_map<std::string, StrategyId> m;
-    for (const auto& r : strategies()) m.emplace(r.name, r.id);
+std::optional<StrategyId> strategy_by_name(std::string_view name) {
+  static const NameIndex<StrategyId> index = [] {
+    NameIndex<StrategyId> m;
+    for (const auto& r : strategies()) m.add(r.name, r.id);
+    m.seal();
     return m;
   }();
-  auto it = index.find(name);
-  if (it == index.end()) return std::nullopt;
-  return it->second;
+  return index.find(name);
 }
 
 namespace {
 struct OtherClass { const char* cls; ClassKind kind; bool native; };
-namespace {
-// Constant-initialised: no guard on each access, and row() below indexes it directly.
 const OtherClass kOtherClasses[] = {
 #define ACCORD_OTHER_CLASS(Class, Kind, Native) {Class, ClassKind::Kind, Native},
 #include "../tables/other_classes.def"
 };
-}  // namespace
-
 Rows<OtherClass> other_classes() { return {std::begin(kOtherClasses), std::end(kOtherClasses)}; }
-}  // namespace
 
-namespace {
-std::optional<ClassInfo> scan_classes(const std::string& cls) {
+std::optional<ClassInfo> scan_classes(std::string_view cls) {
   for (const auto& r : accelerators())
     if (cls == r.cls) return ClassInfo{ClassKind::kAccelerator, static_cast<int>(r.id), true};
   for (const auto& r : strategy_classes())
@@ -139,16 +169,19 @@ std::optional<ClassInfo> scan_classes(const std::string& cls) {
 }
 }  // namespace
 
-std::optional<ClassInfo> class_by_name(const std::string& cls) {
-  // A hash index over every table, built once from scan_classes (so the first table still wins).
-  static const std::unordered_map<std::string, ClassInfo> index = [] {
-    std::unordered_map<std::string, ClassInfo> m;
-    for (const auto& name : class_names()) m.emplace(name, *scan_classes(name));
+std::optional<ClassInfo> class_by_name(std::string_view cls) {
+  // An index over every table, built once from scan_classes (so the first table still wins).
+  static const NameIndex<ClassInfo> index = [] {
+    NameIndex<ClassInfo> m;
+    for (const auto& r : accelerators()) m.add(r.cls, *scan_classes(r.cls));
+    for (const auto& r : strategy_classes()) m.add(r.cls, *scan_classes(r.cls));
+    for (const auto& r : precision_plugins()) m.add(r.cls, *scan_classes(r.cls));
+    for (const auto& r : cluster_envs()) m.add(r.cls, *scan_classes(r.cls));
+    for (const auto& r : other_classes()) m.add(r.cls, *scan_classes(r.cls));
+    m.seal();
     return m;
   }();
-  auto it = index.find(cls);
-  if (it == index.end()) return std::nullopt;
-  return it->second;
+  return index.find(cls);
 }
 
 std::vector<std::string> class_names() {

@@ -188,8 +188,7 @@ bool py_eq_int(const PyValue& a, std::int64_t n) {
   if (a.kind != PyValue::Kind::kFloat) return a.as_int() == n;
   return a.f == static_cast<double>(n);
 }
-bool py_eq_str(const PyValue& a, const char* s) { return a.kind == PyValue::Kind::kStr && a.str == s; }
-bool py_eq_str(const PyValue& a, const std::string& s) { return a.kind == PyValue::Kind::kStr && a.str == s; }
+bool py_eq_str(const PyValue& a, std::string_view s) { return a.kind == PyValue::Kind::kStr && std::string_view(a.str) == s; }
 
 std::string py_strip(const std::string& s) {
   const char* ws = " \t\n\r\f\v";

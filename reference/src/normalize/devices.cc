@@ -2,6 +2,7 @@
 #include "devices.h"
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 namespace accord::reference::detail {
@@ -44,15 +45,25 @@ std::optional<std::vector<PyValue>> comma_ints(const std::string& s) {
 }
 
 PyValue range_list(long long n) {
-  std::vector<PyValue> l;
-  l.reserve(static_cast<size_t>(std::max(n, 0LL)));
-  for (long long k = 0; k < n; ++k) l.push_back(PyValue::integer(k));
-  return PyValue::make_list(std::move(l));
+  PyValue v;
+  v.kind = PyValue::Kind::kList;
+  v.list.resize(static_cast<size_t>(std::max(n, 0LL)));
+  for (long long k = 0; k < n; ++k) {
+    v.list[static_cast<size_t>(k)].kind = PyValue::Kind::kInt;
+    v.list[static_cast<size_t>(k)].i = k;
+  }
+  return v;
 }
 
 /// `len(set(map(repr, ids))) == len(ids)`; plain ints (the usual list) are compared as numbers.
 bool unique_by_repr(const std::vector<PyValue>& ids) {
   bool ints = std::all_of(ids.begin(), ids.end(), [](const PyValue& id) { return id.kind == PyValue::Kind::kInt; });
+  if (ints && ids.size() <= 16) {  // the usual few ids: compared pairwise, nothing allocated
+    for (size_t a = 0; a < ids.size(); ++a)
+      for (size_t b = a + 1; b < ids.size(); ++b)
+        if (ids[a].i == ids[b].i) return false;
+    return true;
+  }
   if (ints) {
     std::vector<std::int64_t> n;
     n.reserve(ids.size());
@@ -94,30 +105,31 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
   // `str(v).strip()` in ("0", "[]"): only a str, the int 0 or an empty list print that way.
   const std::string text = v.is_str() ? py_strip(v.str) : std::string();
-  bool zero_text = text == "0" || text == "[]";
+  bool zero_text = std::string_view(text) == "0" || std::string_view(text) == "[]";
   if (v.is_none() || (v.kind == PyValue::Kind::kInt && v.i == 0) || zero_text || (v.kind == PyValue::Kind::kList && v.list.empty())) {
     ParsedDevices r;
     r.parsed = PyValue::none();
     r.no_gpus = true;
     return r;
   }
-  PyValue g = v;
+  PyValue from_text;  // the value a string reads as
   if (v.is_str()) {
     if (v.str == "-1") {
-      g = PyValue::integer(-1);
+      from_text = PyValue::integer(-1);
     } else if (v.str.find(',') != std::string::npos) {
       auto l = comma_ints(v.str);
       if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
-      g = PyValue::make_list(std::move(*l));
+      from_text = PyValue::make_list(std::move(*l));
     } else {
       auto n = py_int_from_str(v.str);
       if (!n) return fail(DiagCode::kDevicesNotInt, flag, v);
-      g = PyValue::integer(*n);
+      from_text = PyValue::integer(*n);
     }
   }
+  const PyValue& g = v.is_str() ? from_text : v;
   ParsedDevices r;
   if (g.kind == PyValue::Kind::kList) {
-    r.parsed = std::move(g);
+    r.parsed = v.is_str() ? std::move(from_text) : v;
   } else if (g.i == -1) {
     r.parsed = range_list(facts.cuda_devices);
   } else if (g.i != 0) {
@@ -137,7 +149,15 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
                     {{"requested", repr(r.parsed)}, {"available", repr(range_list(facts.cuda_devices))}});
   }
   r.parallel.reserve(ids.size());
-  for (const auto& id : ids) r.parallel.push_back("cuda:" + (id.kind == PyValue::Kind::kInt ? std::to_string(id.i) : py_str(id)));
+  for (const auto& id : ids) {
+    if (id.kind != PyValue::Kind::kInt) {
+      r.parallel.push_back("cuda:" + py_str(id));
+      continue;
+    }
+    char buf[32] = "cuda:";
+    auto end = std::to_chars(buf + 5, buf + sizeof buf, id.i).ptr;
+    r.parallel.emplace_back(buf, end);
+  }
   return r;
 }
 

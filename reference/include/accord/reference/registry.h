@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace accord::reference {
@@ -88,9 +89,9 @@ const PrecisionPluginRow& row(PrecisionPluginId id);
 const ClusterEnvRow& row(ClusterEnvId id);
 
 /// Registered accelerator by exact name.
-std::optional<AcceleratorId> accelerator_by_name(const std::string& name);
+std::optional<AcceleratorId> accelerator_by_name(std::string_view name);
 /// Registered strategy by exact (already lower-cased) name.
-std::optional<StrategyId> strategy_by_name(const std::string& name);
+std::optional<StrategyId> strategy_by_name(std::string_view name);
 
 /// What a class name denotes when written as an instance.
 struct ClassInfo {
@@ -99,7 +100,7 @@ struct ClassInfo {
   bool native = true;   ///< layer sync: the built-in NativeSyncBatchNorm
 };
 /// Looks a class name up over every table (exact case); nullopt for unknown classes.
-std::optional<ClassInfo> class_by_name(const std::string& cls);
+std::optional<ClassInfo> class_by_name(std::string_view cls);
 /// Every known class name, sorted.
 std::vector<std::string> class_names();
 

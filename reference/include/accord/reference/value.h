@@ -71,10 +71,8 @@ std::string py_str(const PyValue& v);
 bool py_eq(const PyValue& a, const PyValue& b);
 /// Python `==` against an int literal.
 bool py_eq_int(const PyValue& a, std::int64_t n);
-/// Python `==` against a str literal.
-bool py_eq_str(const PyValue& a, const std::string& s);
-/// The same for a literal (no string is built).
-bool py_eq_str(const PyValue& a, const char* s);
+/// Python `==` against a str (no string is built for a literal).
+bool py_eq_str(const PyValue& a, std::string_view s);
 /// Python `int(s)` for a str: strips whitespace, optional sign, decimal digits. nullopt = ValueError.
 std::optional<std::int64_t> py_int_from_str(const std::string& s);
 /// Python `int(s, 0)`: base auto-detection (0x, 0o, 0b; no leading zeros in decimal). nullopt = ValueError.
