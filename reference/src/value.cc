@@ -225,10 +225,10 @@ std::optional<std::int64_t> parse_digits(std::string_view d, int base, bool neg)
 /// `s.strip()` without the sign: the digits part, and whether a '-' came first (no string is built).
 std::string_view unsigned_part(const std::string& s, bool* neg) {
   std::string_view t(s);
-  const char* ws = " \t\n\r\f\v";
-  auto b = t.find_first_not_of(ws);
-  if (b == std::string_view::npos) return {};
-  t = t.substr(b, t.find_last_not_of(ws) - b + 1);
+  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };  // " \t\n\v\f\r", as py_strip
+  while (!t.empty() && space(t.front())) t.remove_prefix(1);
+  while (!t.empty() && space(t.back())) t.remove_suffix(1);
+  if (t.empty()) return {};
   *neg = false;
   if (t[0] == '+' || t[0] == '-') { *neg = t[0] == '-'; t.remove_prefix(1); }
   return t;

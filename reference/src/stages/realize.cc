@@ -1,37 +1,59 @@
 // realize.cc: stage 3: lazy strategy completion (checkpoint io, cluster env, devices, layer sync,
 // world ranks, launcher), the interactive check, the late TPU/HPU check, and the plan itself.
+#include <array>
+
 #include "../context.h"
 
 namespace accord::reference::detail {
 namespace {
 
-/// Reads one rank variable of a cluster environment row cell (`A|B?`). Strict reads fail on a missing
-/// variable (Python KeyError); optional names (`?`) default to 0.
-bool read_env_value(Ctx& c, const ClusterEnvRow& env, const char* cell, bool strict, std::optional<long long>& out) {
-  if (!*cell) return true;
+/// The rank variables of one cell of a cluster environment row (`A|B?`), split once per program.
+struct EnvCell {
+  struct Name { std::string name; bool optional; };
+  std::vector<Name> names;
   bool all_optional = true;
-  for (const char* start = cell; *start;) {  // the `|`-separated names, without allocating a list
-    const char* end = start;
-    while (*end && *end != '|') ++end;
-    bool optional = end > start && end[-1] == '?';
-    all_optional = all_optional && optional;
-    const char* name_begin = start;
-    start = *end ? end + 1 : end;
-    std::string_view name(name_begin, static_cast<size_t>(end - name_begin - (optional ? 1 : 0)));
-    if (const std::string* v = c.env_var(name)) {
-      auto n = py_int_from_str(*v);
-      if (!n) {
-        if (!strict) return true;
-        return c.fail(DiagCode::kEnvInvalid, {fld("variable", std::string(name)), fld("value", *v)});
+};
+enum class RankColumn { kWorld, kGlobal, kLocal, kNode };
+
+const EnvCell& env_cell(ClusterEnvId id, RankColumn column) {
+  static const std::vector<std::array<EnvCell, 4>> cells = [] {
+    std::vector<std::array<EnvCell, 4>> out;
+    for (const auto& r : cluster_envs()) {
+      auto& row_cells = out.emplace_back();
+      const char* texts[4] = {r.world, r.global, r.local, r.node};
+      for (size_t k = 0; k < 4; ++k) {
+        for (auto& n : split_cell(texts[k])) {
+          bool optional = !n.empty() && n.back() == '?';
+          if (optional) n.pop_back();
+          row_cells[k].names.push_back({n, optional});
+          row_cells[k].all_optional = row_cells[k].all_optional && optional;
+        }
       }
-      out = *n;
+    }
+    return out;
+  }();
+  return cells[static_cast<size_t>(id)][static_cast<size_t>(column)];
+}
+
+/// Reads one rank variable of a cluster environment row cell. Strict reads fail on a missing variable (Python
+/// KeyError); optional names (`?`) default to 0.
+bool read_env_value(Ctx& c, const ClusterEnvRow& env, RankColumn column, bool strict, std::optional<long long>& out) {
+  const EnvCell& cell = env_cell(env.id, column);
+  if (cell.names.empty()) return true;
+  for (const auto& n : cell.names) {
+    if (const std::string* v = c.env_var(n.name)) {
+      auto value = py_int_from_str(*v);
+      if (!value) {
+        if (!strict) return true;
+        return c.fail(DiagCode::kEnvInvalid, {fld("variable", n.name), fld("value", *v)});
+      }
+      out = *value;
       return true;
     }
   }
-  if (all_optional) { out = 0; return true; }
+  if (cell.all_optional) { out = 0; return true; }
   if (!strict) return true;
-  std::string first = split_cell(cell)[0];
-  return c.fail(DiagCode::kEnvMissing, {fld("environment", env.cls), fld("variable", first)});
+  return c.fail(DiagCode::kEnvMissing, {fld("environment", env.cls), fld("variable", cell.names[0].name)});
 }
 
 // Strategy.set_world_ranks and the cluster environment getters. set_world_ranks reads the node, local and
@@ -47,10 +69,10 @@ bool world_ranks(Ctx& c, Plan& plan) {
   c.fire(RuleId::kWorldRanks);
   // set_world_ranks reads node_rank(), then local_rank(), then global_rank() (PL 1.6.5 ddp.py).
   // DDP2 (one process per node) reads only node_rank() (PL 1.6.5 ddp2.py set_world_ranks).
-  if (!read_env_value(c, env, env.node, strict, ce.node_rank) ||
-      !read_env_value(c, env, env.local, strict && !spawn && !cls.per_node, ce.local_rank) ||
-      !read_env_value(c, env, env.world, false, ce.world_size) ||
-      !read_env_value(c, env, env.global, strict && !cls.per_node, ce.global_rank))
+  if (!read_env_value(c, env, RankColumn::kNode, strict, ce.node_rank) ||
+      !read_env_value(c, env, RankColumn::kLocal, strict && !spawn && !cls.per_node, ce.local_rank) ||
+      !read_env_value(c, env, RankColumn::kWorld, false, ce.world_size) ||
+      !read_env_value(c, env, RankColumn::kGlobal, strict && !cls.per_node, ce.global_rank))
     return false;
   if (env.id == ClusterEnvId::kKubeflow) ce.local_rank = 0;
   if (env.settable) {

@@ -23,7 +23,8 @@ bool intake_strategy(Ctx& c) {
   c.strategy_flag = f.strategy;
   if (c.strategy_flag.is_str()) {
     c.fire(RuleId::kStrategyLowercase);
-    c.strategy_flag.str = ascii_lower(c.strategy_flag.str);
+    for (auto& ch : c.strategy_flag.str)  // ascii_lower in place
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
     if (c.strategy_flag.str == "ddp_cpu") {
       c.fire(RuleId::kStrategyDdpCpu);
       return c.fail(DiagCode::kStrategyDdpCpu, {fld("strategy", f.strategy)});
