@@ -38,6 +38,9 @@ struct AcceleratorFlag {
 /// `['auto', 'cpu', 'gpu', ...]`: what an accelerator string may be (err_accelerator_unknown's `allowed`).
 std::string accelerator_names_with_auto();
 
+/// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
+struct SlurmVerdict { bool managing = false; std::string reason; };
+
 /// The state every stage reads and writes. Stages return false after fail().
 struct Ctx {
   Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy_for(p)) { trace.reserve(48); }  // one allocation per case
@@ -74,6 +77,8 @@ struct Ctx {
   bool strategy_is_instance = false;
   std::string root_device;
   PrecisionPlan precision_plan;
+  /// SLURM's verdict once the devices are counted (the cluster environment and the strategy fallback both ask).
+  std::optional<SlurmVerdict> slurm;
 
   // helpers
   void fire(RuleId r) { trace.push_back(r); }
@@ -87,6 +92,10 @@ struct Ctx {
   /// name or a piece of a table cell.
   const std::string* env_var(std::string_view k) const {
     for (const auto& [name, value] : in.env) {
+      if (name[0] != k[0]) {  // the first letter usually decides (name[0] is '\0' for an empty name)
+        if (static_cast<unsigned char>(name[0]) > static_cast<unsigned char>(k[0])) break;
+        continue;
+      }
       int order = name.compare(k);
       if (order == 0) return &value;
       if (order > 0) break;
@@ -114,10 +123,9 @@ inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKin
 inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
 inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }
 
-/// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
-struct SlurmVerdict { bool managing = false; std::string reason; };
-/// PL 1.6.5 _is_slurm_managing_tasks; false after fail() on an unreadable SLURM_NTASKS.
-bool slurm_verdict(Ctx& c, SlurmVerdict& v);
+/// PL 1.6.5 _is_slurm_managing_tasks, worked out once per case (Ctx::slurm); nullptr after fail() on an unreadable
+/// SLURM_NTASKS.
+const SlurmVerdict* slurm_verdict(Ctx& c);
 bool detect_torchelastic(const Ctx& c);
 bool detect_kubeflow(const Ctx& c);
 /// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.

@@ -223,7 +223,7 @@ std::optional<std::int64_t> parse_digits(std::string_view d, int base, bool neg)
 }
 
 /// `s.strip()` without the sign: the digits part, and whether a '-' came first (no string is built).
-std::string_view unsigned_part(const std::string& s, bool* neg) {
+std::string_view unsigned_part(std::string_view s, bool* neg) {
   std::string_view t(s);
   auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };  // " \t\n\v\f\r", as py_strip
   while (!t.empty() && space(t.front())) t.remove_prefix(1);
@@ -235,13 +235,13 @@ std::string_view unsigned_part(const std::string& s, bool* neg) {
 }
 }  // namespace
 
-std::optional<std::int64_t> py_int_from_str(const std::string& s) {
+std::optional<std::int64_t> py_int_from_str(std::string_view s) {
   bool neg = false;
   std::string_view t = unsigned_part(s, &neg);
   return parse_digits(t, 10, neg);
 }
 
-std::optional<std::int64_t> py_int_base0(const std::string& s) {
+std::optional<std::int64_t> py_int_base0(std::string_view s) {
   bool neg = false;
   std::string_view t = unsigned_part(s, &neg);
   if (t.size() > 2 && t[0] == '0') {

@@ -29,14 +29,16 @@ bool device_type_ok(const PyValue& v) {
 /// `[int(x.strip()) for x in s.split(",") if len(x) > 0]`; nullopt = ValueError.
 std::optional<std::vector<PyValue>> comma_ints(const std::string& s) {
   std::vector<PyValue> out;
+  out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
   size_t start = 0;
   while (start <= s.size()) {
     auto pos = s.find(',', start);
-    std::string piece = s.substr(start, pos == std::string::npos ? std::string::npos : pos - start);
+    std::string_view piece = std::string_view(s).substr(start, pos == std::string::npos ? std::string::npos : pos - start);
     if (!piece.empty()) {
       auto n = py_int_from_str(piece);
       if (!n) return std::nullopt;
-      out.push_back(PyValue::integer(*n));
+      out.emplace_back().kind = PyValue::Kind::kInt;
+      out.back().i = *n;
     }
     if (pos == std::string::npos) break;
     start = pos + 1;

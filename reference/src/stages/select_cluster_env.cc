@@ -39,16 +39,22 @@ constexpr std::array<DetectRule, 4> kDetectRules = {{{RuleId::kEnvBagua, detect_
 }  // namespace
 
 // PL 1.6.5 _is_slurm_managing_tasks (int(SLURM_NTASKS, 0) == devices x nodes, job name not 'bash').
-bool slurm_verdict(Ctx& c, SlurmVerdict& v) {
+const SlurmVerdict* slurm_verdict(Ctx& c) {
+  if (c.slurm) return &*c.slurm;
+  SlurmVerdict& v = c.slurm.emplace();
   const std::string* ntasks = c.env_var("SLURM_NTASKS");
-  if (!ntasks) return true;
+  if (!ntasks) return &v;
   const std::string* job = c.env_var("SLURM_JOB_NAME");
   if (job && *job == "bash") {
     v.reason = "SLURM_JOB_NAME='bash' marks an interactive job";
-    return true;
+    return &v;
   }
   auto n = py_int_base0(*ntasks);
-  if (!n) return c.fail(DiagCode::kEnvInvalid, {fld("variable", "SLURM_NTASKS"), fld("value", *ntasks)});
+  if (!n) {
+    c.slurm.reset();
+    c.fail(DiagCode::kEnvInvalid, {fld("variable", "SLURM_NTASKS"), fld("value", *ntasks)});
+    return nullptr;
+  }
   long long want = static_cast<long long>(c.parallel_devices.size()) * c.num_nodes;
   if (*n == want) {
     v.managing = true;
@@ -56,7 +62,7 @@ bool slurm_verdict(Ctx& c, SlurmVerdict& v) {
     v.reason = "SLURM_NTASKS=" + *ntasks + " differs from " + std::to_string(c.parallel_devices.size()) + " devices x " +
                std::to_string(c.num_nodes) + " nodes = " + std::to_string(want);
   }
-  return true;
+  return &v;
 }
 
 bool select_cluster_env(Ctx& c) {
@@ -66,12 +72,12 @@ bool select_cluster_env(Ctx& c) {
     c.env = static_cast<ClusterEnvId>(*id);
     return true;
   }
-  SlurmVerdict slurm;
-  if (!slurm_verdict(c, slurm)) {
+  const SlurmVerdict* slurm = slurm_verdict(c);
+  if (!slurm) {
     c.fire(RuleId::kEnvSlurm);  // the SLURM check itself failed (unreadable SLURM_NTASKS)
     return false;
   }
-  if (slurm.managing) {
+  if (slurm->managing) {
     c.fire(RuleId::kEnvSlurm);
     c.note(DiagCode::kSlurmManaging);
     c.env = ClusterEnvId::kSlurm;
@@ -88,10 +94,10 @@ bool select_cluster_env(Ctx& c) {
     c.fire(RuleId::kEnvLightning);
     c.env = ClusterEnvId::kLightning;
   }
-  if (!slurm.reason.empty()) {
+  if (!slurm->reason.empty()) {
     c.fire(RuleId::kEnvSlurmNotManaging);
     if (c.pol.fallbacks_warn)
-      c.note(DiagCode::kSlurmNotManaging, {fld("ntasks", *c.env_var("SLURM_NTASKS")), fld("reason", slurm.reason),
+      c.note(DiagCode::kSlurmNotManaging, {fld("ntasks", *c.env_var("SLURM_NTASKS")), fld("reason", slurm->reason),
                                            fld("environment", row(*c.env).cls)});
   }
   return true;

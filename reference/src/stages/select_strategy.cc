@@ -66,15 +66,15 @@ bool fallbacks(Ctx& c, bool by_default) {
   auto cls = registered_class(s);
   if (cls == StrategyClass::kDdpSpawn) {
     std::optional<ClusterEnvId> external;
-    SlurmVerdict slurm;
+    const SlurmVerdict* slurm = nullptr;
     if (detect_torchelastic(c)) {
       external = ClusterEnvId::kTorchElastic;
     } else if (detect_kubeflow(c)) {
       external = ClusterEnvId::kKubeflow;
-    } else if (!slurm_verdict(c, slurm)) {
+    } else if (!(slurm = slurm_verdict(c))) {
       c.fire(RuleId::kFallbackCluster);  // the SLURM check itself failed (unreadable SLURM_NTASKS)
       return false;
-    } else if (slurm.managing) {
+    } else if (slurm->managing) {
       external = ClusterEnvId::kSlurm;
     }
     if (external) {

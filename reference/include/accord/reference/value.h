@@ -74,9 +74,9 @@ bool py_eq_int(const PyValue& a, std::int64_t n);
 /// Python `==` against a str (no string is built for a literal).
 bool py_eq_str(const PyValue& a, std::string_view s);
 /// Python `int(s)` for a str: strips whitespace, optional sign, decimal digits. nullopt = ValueError.
-std::optional<std::int64_t> py_int_from_str(const std::string& s);
+std::optional<std::int64_t> py_int_from_str(std::string_view s);
 /// Python `int(s, 0)`: base auto-detection (0x, 0o, 0b; no leading zeros in decimal). nullopt = ValueError.
-std::optional<std::int64_t> py_int_base0(const std::string& s);
+std::optional<std::int64_t> py_int_base0(std::string_view s);
 /// The value as a JSON literal (None -> null, instances -> {"class": ...}).
 std::string json_literal(const PyValue& v);
 /// Python `str.strip()` (ASCII whitespace).
