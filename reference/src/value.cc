@@ -190,12 +190,16 @@ bool py_eq_int(const PyValue& a, std::int64_t n) {
 }
 bool py_eq_str(const PyValue& a, std::string_view s) { return a.kind == PyValue::Kind::kStr && std::string_view(a.str) == s; }
 
+namespace {
+/// ASCII whitespace as Python's str.strip() sees it: " \t\n\v\f\r".
+bool py_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
 std::string py_strip(const std::string& s) {
-  const char* ws = " \t\n\r\f\v";
-  auto b = s.find_first_not_of(ws);
-  if (b == std::string::npos) return "";
-  auto e = s.find_last_not_of(ws);
-  return s.substr(b, e - b + 1);
+  std::string_view t(s);
+  while (!t.empty() && py_space(t.front())) t.remove_prefix(1);
+  while (!t.empty() && py_space(t.back())) t.remove_suffix(1);
+  return std::string(t);
 }
 
 std::string ascii_lower(std::string s) {
@@ -225,9 +229,8 @@ std::optional<std::int64_t> parse_digits(std::string_view d, int base, bool neg)
 /// `s.strip()` without the sign: the digits part, and whether a '-' came first (no string is built).
 std::string_view unsigned_part(std::string_view s, bool* neg) {
   std::string_view t(s);
-  auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };  // " \t\n\v\f\r", as py_strip
-  while (!t.empty() && space(t.front())) t.remove_prefix(1);
-  while (!t.empty() && space(t.back())) t.remove_suffix(1);
+  while (!t.empty() && py_space(t.front())) t.remove_prefix(1);
+  while (!t.empty() && py_space(t.back())) t.remove_suffix(1);
   if (t.empty()) return {};
   *neg = false;
   if (t[0] == '+' || t[0] == '-') { *neg = t[0] == '-'; t.remove_prefix(1); }

@@ -131,7 +131,10 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   const PyValue& g = v.is_str() ? from_text : v;
   ParsedDevices r;
   if (g.kind == PyValue::Kind::kList) {
-    r.parsed = v.is_str() ? std::move(from_text) : v;
+    if (v.is_str())
+      r.parsed = std::move(from_text);
+    else
+      r.parsed = v;
   } else if (g.i == -1) {
     r.parsed = range_list(facts.cuda_devices);
   } else if (g.i != 0) {

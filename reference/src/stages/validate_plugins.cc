@@ -206,6 +206,7 @@ bool construct_instances(Ctx& c) {
 bool validate_plugins(Ctx& c) {
   if (c.in.flags.sync_batchnorm.truthy()) c.layer_sync = "NativeSyncBatchNorm";
   std::vector<const char*> kinds;
+  kinds.reserve(c.plugins.size());
   for (const auto& p : c.plugins)
     if (!take_plugin(c, p, kinds)) return false;
   if (!check_duplicates(c, kinds)) return false;
