@@ -90,7 +90,9 @@ std::string repr(const PyValue& v) {
       // Python: single quotes unless the text has a single quote and no double quote; \\, the quote, \n,
       // \r, \t and the other ASCII control characters (\xNN) escaped.
       const char q = v.str.find('\'') != std::string::npos && v.str.find('"') == std::string::npos ? '"' : '\'';
-      std::string out(1, q);
+      std::string out;
+      out.reserve(v.str.size() + 2);
+      out += q;
       for (unsigned char c : v.str) {
         if (c == q || c == '\\') { out += '\\'; out += static_cast<char>(c); }
         else if (c == '\n') out += "\\n";
@@ -99,7 +101,8 @@ std::string repr(const PyValue& v) {
         else if (c < 0x20 || c == 0x7f) { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }
         else out += static_cast<char>(c);
       }
-      return out + q;
+      out += q;
+      return out;
     }
     case PyValue::Kind::kList: {
       std::string out = "[";
@@ -120,13 +123,16 @@ std::string json_literal(const PyValue& v) {
     case PyValue::Kind::kBigInt: return v.str;
     case PyValue::Kind::kFloat: return std::isfinite(v.f) ? float_repr(v.f) : "null";
     case PyValue::Kind::kStr: {
-      std::string out = "\"";
+      std::string out;
+      out.reserve(v.str.size() + 2);
+      out += '"';
       for (unsigned char c : v.str) {
         if (c == '"' || c == '\\') { out += '\\'; out += static_cast<char>(c); }
         else if (c < 0x20) { char buf[8]; snprintf(buf, sizeof buf, "\\u%04x", c); out += buf; }
         else out += static_cast<char>(c);
       }
-      return out + "\"";
+      out += '"';
+      return out;
     }
     case PyValue::Kind::kList: {
       std::string out = "[";

@@ -60,12 +60,13 @@ class Writer {
     o_ += c;
     first_ = false;
   }
-  void string_map(const std::map<std::string, std::string>& m) {
+  template <typename Text>
+  void string_map(const std::map<Text, Text>& m) {
     open('{');
     for (const auto& [k, v] : m) key_str(k), str(v);
     close('}');
   }
-  void key_str(const std::string& k) {
+  void key_str(std::string_view k) {
     comma();
     append_json_string(o_, k);
     o_ += ':';

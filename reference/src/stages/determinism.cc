@@ -51,11 +51,11 @@ void realize_determinism(Ctx& c, Plan& plan) {
   }
   if (!det) return;
   c.fire(RuleId::kCublasWorkspace);
-  out.env["CUBLAS_WORKSPACE_CONFIG"] = ":4096:8";
+  out.env.emplace("CUBLAS_WORKSPACE_CONFIG", ":4096:8");
   bool horovod = c.strategy_cls && *c.strategy_cls == StrategyClass::kHorovod;
   if (!c.pol.horovod_env_only_with_horovod || horovod) {
     c.fire(RuleId::kHorovodFusion);
-    out.env["HOROVOD_FUSION_THRESHOLD"] = "0";
+    out.env.emplace("HOROVOD_FUSION_THRESHOLD", "0");
   }
 }
 

@@ -53,7 +53,7 @@ struct DeterminismPlan {
   bool warn_only = false;
   bool cudnn_benchmark = false;
   bool cudnn_deterministic = false;
-  std::map<std::string, std::string> env;
+  std::map<Name, Name> env;  ///< variables the plan sets (names and values from the rules)
 };
 
 struct Plan {
