@@ -3,6 +3,9 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
@@ -17,6 +20,10 @@
 
 namespace accord::enumerate {
 namespace {
+
+/// A per-process prefix in the test temp directory: two test runs at once (plain and sanitizer builds) must not
+/// write each other's tables.
+std::string scratch_prefix() { return ::testing::TempDir() + "accord-enumerate-" + std::to_string(getpid()) + "-"; }
 using nlohmann::json;
 namespace ref = accord::reference;
 
@@ -134,12 +141,14 @@ TEST(Table, RoundTripAndDiff) {
     return t;
   };
   Table spec = run(ref::Profile::kSpec), l16 = run(ref::Profile::kLightning16);
-  std::string dir = ::testing::TempDir(), error;
+  std::string dir = scratch_prefix(), error;
   ASSERT_TRUE(write_table(dir + "spec.table", spec, &error)) << error;
   ASSERT_TRUE(write_table(dir + "l16.table", l16, &error)) << error;
   Table a, b;
   ASSERT_TRUE(read_table(dir + "spec.table", &a, &error)) << error;
   ASSERT_TRUE(read_table(dir + "l16.table", &b, &error)) << error;
+  std::remove((dir + "spec.table").c_str());
+  std::remove((dir + "l16.table").c_str());
   ASSERT_EQ(a.ids, spec.ids);
   EXPECT_EQ(a.classes, spec.classes);
   EXPECT_EQ(diff_tables(a, a, 10).differing, 0u);
@@ -163,10 +172,11 @@ TEST(Table, CoveringRowsDiffByLabels) {
   cover.rows = covering_array({2, 2, 4, 4, 5}, 2);
   auto rc_ = run_cells(d, &cover.rows, make, RunOptions{});
   cover.ids = rc_.ids, cover.classes = rc_.classes;
-  std::string dir = ::testing::TempDir(), error;
+  std::string dir = scratch_prefix(), error;
   ASSERT_TRUE(write_table(dir + "cover.table", cover, &error)) << error;
   Table back;
   ASSERT_TRUE(read_table(dir + "cover.table", &back, &error)) << error;
+  std::remove((dir + "cover.table").c_str());
   EXPECT_EQ(back.rows, cover.rows);
   TableDiff diff = diff_tables(back, full, 10);
   EXPECT_EQ(diff.compared, cover.rows.size());
