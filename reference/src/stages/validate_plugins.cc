@@ -58,6 +58,16 @@ bool check_duplicates(Ctx& c, const std::vector<const char*>& kinds) {
   return c.fail(DiagCode::kPluginsDuplicate, {fld("kinds", dup)});
 }
 
+/// spec: an explicit `precision` together with a precision plugin (`second` says where the plugin came from) is
+/// err_flag_conflict (validate.precision-plugin-twice). True after fail().
+bool precision_twice(Ctx& c, const std::string& second) {
+  if (!c.pol.same_setting_twice_error || c.in.flags.precision.is_none()) return false;
+  c.fire(RuleId::kPrecisionPluginTwice);
+  c.fail(DiagCode::kFlagConflict, {fld("first", "precision=" + repr(c.in.flags.precision)), fld("second", second),
+                                   fld("advice", "drop `precision=` or the precision plugin")});
+  return true;
+}
+
 bool component_twice(Ctx& c, RuleId r, const char* component, const PyValue& strategy, const std::string& other) {
   c.fire(r);
   return c.fail(DiagCode::kStrategyComponentTwice,
@@ -129,6 +139,11 @@ bool absorb_strategy_instance(Ctx& c) {
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
   }
+  // spec: `precision=` and the strategy's precision plugin are one setting twice, as with `plugins` (seed 4a). A value
+  // that is not a precision plugin instance is passed over when the precision is chosen, so it overrides nothing.
+  if (instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin) &&
+      precision_twice(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*c.precision_plugin) + ")"))
+    return false;
   return absorb_parallel_devices(c, s);
 }
 
@@ -210,12 +225,7 @@ bool validate_plugins(Ctx& c) {
   for (const auto& p : c.plugins)
     if (!take_plugin(c, p, kinds)) return false;
   if (!check_duplicates(c, kinds)) return false;
-  if (c.pol.same_setting_twice_error && c.precision_plugin && !c.in.flags.precision.is_none()) {
-    c.fire(RuleId::kPrecisionPluginTwice);
-    return c.fail(DiagCode::kFlagConflict, {fld("first", "precision=" + repr(c.in.flags.precision)),
-                                            fld("second", "plugins=[" + repr(*c.precision_plugin) + "]"),
-                                            fld("advice", "drop `precision=` or the precision plugin")});
-  }
+  if (c.precision_plugin && precision_twice(c, "plugins=[" + repr(*c.precision_plugin) + "]")) return false;
   return absorb_strategy_instance(c);
 }
 
