@@ -28,6 +28,7 @@ struct DifferentialOptions {
   std::uint64_t seed = 1;
   double timeout = 10;
   int shrink_steps = 2000;
+  bool without_packages = false;
 };
 
 std::unique_ptr<cf::Adapter> start(const std::string& impl, double timeout, std::string* error) {
@@ -61,6 +62,7 @@ int run_differential(DifferentialOptions o) {
   opt.cases = o.cases;
   opt.seed = o.seed;
   opt.max_shrink_steps = o.shrink_steps;
+  opt.without_packages = o.without_packages;
   opt.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
   df::Report r = df::run(a, b, opt);
   base->stop();
@@ -95,8 +97,8 @@ int run_differential(DifferentialOptions o) {
 
 /// `accord generate`: the differential's case stream as JSON lines (the input of `resolve --batch` and the
 /// throughput measurements in the README).
-int run_generate(int cases, std::uint64_t seed, bool full) {
-  df::CaseStream stream(seed);
+int run_generate(int cases, std::uint64_t seed, bool full, bool without_packages) {
+  df::CaseStream stream(seed, without_packages);
   for (int k = 0; k < cases; ++k) {
     json c = reference::case_to_json(stream.next().value());
     std::cout << (full ? c : df::minimal_case_json(c)).dump() << "\n";
@@ -124,15 +126,19 @@ void register_differential(CLI::App& app) {
   cmd->add_option("--origin", o->origin, "the written fixtures' origin (name the oracle with --expect-from impl, e.g. lightning-1.6.5)")
       ->capture_default_str();
   cmd->add_option("--shrink-steps", o->shrink_steps, "resolutions spent shrinking each kind of difference")->capture_default_str();
+  cmd->add_flag("--without-packages", o->without_packages,
+                "generated cases declare no optional packages: an oracle that cannot fake installed packages (the Lightning adapter) "
+                "then answers every case instead of skipping most");
   cmd->callback([o] { std::exit(run_differential(*o)); });
 
-  struct GenerateOptions { int cases = 1000; std::uint64_t seed = 1; bool full = false; };
+  struct GenerateOptions { int cases = 1000; std::uint64_t seed = 1; bool full = false, without_packages = false; };
   auto g = std::make_shared<GenerateOptions>();
   auto* gen = app.add_subcommand("generate", "Print generated cases (the differential's case stream) as JSON lines");
   gen->add_option("--cases", g->cases, "how many")->capture_default_str()->check(CLI::Range(1, 100000000));
   gen->add_option("--seed", g->seed, "RapidCheck seed of the case stream")->capture_default_str();
   gen->add_flag("--full", g->full, "every field (case_to_json); default: defaults left out, as fixtures write them");
-  gen->callback([g] { std::exit(run_generate(g->cases, g->seed, g->full)); });
+  gen->add_flag("--without-packages", g->without_packages, "cases declare no optional packages (as differential --without-packages)");
+  gen->callback([g] { std::exit(run_generate(g->cases, g->seed, g->full, g->without_packages)); });
 }
 
 }  // namespace accord::cli

@@ -111,7 +111,7 @@ void shrink(Side& a, Side& b, rc::Shrinkable<ref::Case> s, Finding& f, const Opt
 
 Report run(Side& a, Side& b, const Options& opt) {
   Report r;
-  CaseStream stream(opt.seed);
+  CaseStream stream(opt.seed, opt.without_packages);
   long ids = 0;
   for (int k = 0; k < opt.cases; ++k) {
     rc::Shrinkable<ref::Case> s = stream.next();

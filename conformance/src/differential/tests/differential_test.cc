@@ -1,6 +1,7 @@
 // differential_test.cc: difference kinds, shrinking to small cases, and fixture entries.
 #include <gtest/gtest.h>
 
+#include "accord/reference/json_io.h"
 #include "differential/differential.h"
 
 namespace accord::differential {
@@ -31,6 +32,19 @@ TEST(MinimalCase, DropsDefaults) {
   json full = json::parse(R"({"flags": {"devices": 2}, "env": {}, "interactive": false,
     "hardware": {"cuda_devices": 2, "mps": false, "fork": true, "packages": [], "gpu_busy": []}})");
   EXPECT_EQ(minimal_case_json(full), json::parse(R"({"flags": {"devices": 2}, "hardware": {"cuda_devices": 2}})"));
+}
+
+TEST(CaseStream, WithoutPackagesIsTheSameStreamWithNoPackages) {
+  CaseStream plain(7), bare(7, true);
+  int had_packages = 0;
+  for (int k = 0; k < 300; ++k) {
+    reference::Case p = plain.next().value(), q = bare.next().value();
+    had_packages += !p.hardware.packages.empty();
+    EXPECT_TRUE(q.hardware.packages.empty()) << k;
+    p.hardware.packages.clear();
+    EXPECT_EQ(reference::case_to_json(p), reference::case_to_json(q)) << k;  // only the packages differ
+  }
+  EXPECT_GT(had_packages, 100);  // the plain stream does declare packages, so the option changes something
 }
 
 TEST(Run, ReferenceAgainstItselfFindsNothing) {
