@@ -32,7 +32,9 @@ void determinism_flags(Case c, Profile p) {
   RC_TAG(reference::repr(d), reference::repr(b));
   // User code builds plugin/strategy instances before the Trainer runs, so their constructor errors come
   // before the determinism flags are looked at.
-  if (!o.ok() && !o.trace.empty() && o.trace.back() == reference::RuleId::kInstanceConstructors) return;
+  if (!o.ok() && !o.trace.empty() &&
+      (o.trace.back() == reference::RuleId::kInstanceConstructors || o.trace.back() == reference::RuleId::kInstanceArguments))
+    return;
   // 1.6.5 writes cudnn.benchmark before use_deterministic_algorithms, so a bad benchmark is reported first.
   if (!(b.is_none() || b.kind == PyValue::Kind::kBool)) {
     RC_ASSERT(!o.ok());

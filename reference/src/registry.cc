@@ -184,6 +184,29 @@ std::optional<ClassInfo> class_by_name(std::string_view cls) {
   return index.find(cls);
 }
 
+const char* constructor_args(std::string_view cls) {
+  static const NameIndex<const char*> index = [] {
+    NameIndex<const char*> m;
+#define ACCORD_CONSTRUCTOR_ARGS(Class, Args) m.add(Class, Args);
+#include "../tables/constructor_args.def"
+    m.seal();
+    return m;
+  }();
+  return index.find(cls).value_or(nullptr);
+}
+
+bool takes_argument(const char* args, std::string_view name) {
+  std::string_view cell(args);
+  if (cell == "*") return true;
+  while (!cell.empty()) {
+    size_t bar = cell.find('|');
+    if (cell.substr(0, bar) == name) return true;
+    if (bar == std::string_view::npos) break;
+    cell.remove_prefix(bar + 1);
+  }
+  return false;
+}
+
 std::vector<std::string> class_names() {
   std::vector<std::string> out;
   for (const auto& r : accelerators()) out.push_back(r.cls);

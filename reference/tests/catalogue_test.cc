@@ -24,6 +24,7 @@ const CodeCase kCodeCases[] = {
     {kBoth, "err_strategy_ddp_cpu", R"({"flags": {"strategy": "DDP_CPU"}})"},
     {kBoth, "err_strategy_tpu_spawn", R"({"flags": {"strategy": "tpu_spawn"}})"},
     {kBoth, "err_plugin_invalid", R"({"flags": {"plugins": ["foo"]}})"},
+    {kBoth, "err_instance_argument", R"({"flags": {"plugins": [{"class": "PrecisionPlugin", "args": {"precision": 32}}]}})"},
     {kBoth, "err_num_nodes_invalid", R"({"flags": {"num_nodes": "abc"}})"},
     {kL16Only, "err_deterministic_invalid", R"({"flags": {"deterministic": "warn"}})"},
     {kBoth, "err_env_invalid", R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "08"}})"},

@@ -106,6 +106,11 @@ TABLE = [
     (r"The IPU Accelerator requires IPU devices to run", "err_strategy_needs_hardware",
      {"fields": {"strategy": "IPUStrategy", "hardware": "IPU"}}),  # E33
     (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # E33
+    # a keyword argument the constructor does not take (validate.instance-arguments); Python 3.10+ names the class
+    # that defines __init__, object() says "takes no arguments"
+    (r"(?:(?P<class>\w+)\.)?__init__\(\) got an unexpected keyword argument '(?P<argument>\w+)'", "err_instance_argument",
+     {"type": "TypeError"}),
+    (r"^(?P<class>\w+)\(\) takes no arguments", "err_instance_argument", {"type": "TypeError"}),
     (r"missing 1 required positional argument: 'device'", "err_strategy_needs_device", {"type": "TypeError"}),
     (r"You selected strategy to be `(?P<strategy>\w+)`, but GPU accelerator is not used", "err_strategy_needs_gpu"),
     (r"The strategy `(?P<strategy>\w+)` requires a GPU accelerator", "err_strategy_needs_gpu"),

@@ -197,6 +197,17 @@ bool construct(Ctx& c, const PyValue& v) {
     if (!construct(c, a)) return false;
   auto ci = c.class_of(*v.inst);
   if (!ci) return true;
+  // Python binds the keyword arguments before the constructor body runs: the first one (in name order, as the
+  // case writes them) the signature lacks is a TypeError (validate.instance-arguments).
+  if (const char* takes = constructor_args(v.inst->cls)) {
+    for (const auto& [k, a] : v.inst->args) {
+      if (takes_argument(takes, k)) continue;
+      c.fire(RuleId::kInstanceArguments);
+      std::string accepted;
+      for (const auto& name : split_cell(takes)) accepted += (accepted.empty() ? "" : ", ") + name;
+      return c.fail(DiagCode::kInstanceArgument, {fld("class", v.inst->cls), fld("argument", k), fld("accepted", accepted.empty() ? "no arguments" : accepted)});
+    }
+  }
   if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);
   if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);
   if (ci->kind == ClassKind::kClusterEnvironment) return construct_cluster_env(c, static_cast<ClusterEnvId>(ci->id));

@@ -101,6 +101,11 @@ struct ClassInfo {
 };
 /// Looks a class name up over every table (exact case); nullopt for unknown classes.
 std::optional<ClassInfo> class_by_name(std::string_view cls);
+/// The keyword arguments the constructor of `cls` takes (tables/constructor_args.def): `*` for any (**kwargs),
+/// else `|`-separated names ("" for none); nullptr for a class without a row.
+const char* constructor_args(std::string_view cls);
+/// Whether a constructor whose arguments are `args` (a constructor_args cell) takes the keyword `name`.
+bool takes_argument(const char* args, std::string_view name);
 /// Every known class name, sorted.
 std::vector<std::string> class_names();
 
