@@ -41,6 +41,22 @@ TEST(Registry, RowsAreIndexedByTheirIds) {
   for (const auto& r : launchers()) EXPECT_EQ(&row(r.id), &r);
 }
 
+TEST(Registry, EveryClassHasItsConstructorArguments) {
+  for (const auto& name : class_names()) EXPECT_NE(constructor_args(name), nullptr) << name;  // constructor_args.def
+  EXPECT_EQ(constructor_args("NoSuchClass"), nullptr);
+}
+
+TEST(Registry, TakesArgument) {
+  EXPECT_TRUE(takes_argument("*", "anything"));
+  EXPECT_FALSE(takes_argument("", "precision"));
+  EXPECT_TRUE(takes_argument("precision|device|scaler", "device"));
+  EXPECT_TRUE(takes_argument("precision|device|scaler", "scaler"));
+  EXPECT_FALSE(takes_argument("precision|device|scaler", "dev"));
+  EXPECT_FALSE(takes_argument("precision|device|scaler", "precision|device"));
+  EXPECT_FALSE(takes_argument(constructor_args("PrecisionPlugin"), "precision"));
+  EXPECT_TRUE(takes_argument(constructor_args("DDPStrategy"), "find_unused_parameters"));
+}
+
 TEST(Registry, SplitCell) {
   EXPECT_EQ(split_cell("a|b?"), (std::vector<std::string>{"a", "b?"}));
   EXPECT_TRUE(split_cell("").empty());
