@@ -58,14 +58,14 @@ bool check_duplicates(Ctx& c, const std::vector<const char*>& kinds) {
   return c.fail(DiagCode::kPluginsDuplicate, {fld("kinds", dup)});
 }
 
-/// spec: an explicit `precision` together with a precision plugin (`second` says where the plugin came from) is
-/// err_flag_conflict (validate.precision-plugin-twice). True after fail().
-bool precision_twice(Ctx& c, const std::string& second) {
-  if (!c.pol.same_setting_twice_error || c.in.flags.precision.is_none()) return false;
+/// spec: an explicit `precision` besides a precision plugin is one setting twice (validate.precision-plugin-twice).
+bool precision_twice(const Ctx& c) { return c.pol.same_setting_twice_error && !c.in.flags.precision.is_none(); }
+
+/// err_flag_conflict for precision_twice; `second` says where the plugin came from. Returns false (after fail()).
+bool precision_conflict(Ctx& c, const std::string& second) {
   c.fire(RuleId::kPrecisionPluginTwice);
-  c.fail(DiagCode::kFlagConflict, {fld("first", "precision=" + repr(c.in.flags.precision)), fld("second", second),
-                                   fld("advice", "drop `precision=` or the precision plugin")});
-  return true;
+  return c.fail(DiagCode::kFlagConflict, {fld("first", "precision=" + repr(c.in.flags.precision)), fld("second", second),
+                                          fld("advice", "drop `precision=` or the precision plugin")});
 }
 
 bool component_twice(Ctx& c, RuleId r, const char* component, const PyValue& strategy, const std::string& other) {
@@ -141,9 +141,8 @@ bool absorb_strategy_instance(Ctx& c) {
   }
   // spec: `precision=` and the strategy's precision plugin are one setting twice, as with `plugins` (seed 4a). A value
   // that is not a precision plugin instance is passed over when the precision is chosen, so it overrides nothing.
-  if (instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin) &&
-      precision_twice(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*c.precision_plugin) + ")"))
-    return false;
+  if (instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin) && precision_twice(c))
+    return precision_conflict(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*c.precision_plugin) + ")");
   return absorb_parallel_devices(c, s);
 }
 
@@ -199,7 +198,8 @@ bool construct(Ctx& c, const PyValue& v) {
   if (!ci) return true;
   // Python binds the keyword arguments before the constructor body runs: the first one (in name order, as the
   // case writes them) the signature lacks is a TypeError (validate.instance-arguments).
-  if (const char* takes = constructor_args(v.inst->cls)) {
+  const char* takes = v.inst->args.empty() ? nullptr : constructor_args(v.inst->cls);  // no arguments: nothing to bind
+  if (takes) {
     for (const auto& [k, a] : v.inst->args) {
       if (takes_argument(takes, k)) continue;
       c.fire(RuleId::kInstanceArguments);
@@ -236,7 +236,7 @@ bool validate_plugins(Ctx& c) {
   for (const auto& p : c.plugins)
     if (!take_plugin(c, p, kinds)) return false;
   if (!check_duplicates(c, kinds)) return false;
-  if (c.precision_plugin && precision_twice(c, "plugins=[" + repr(*c.precision_plugin) + "]")) return false;
+  if (c.precision_plugin && precision_twice(c)) return precision_conflict(c, "plugins=[" + repr(*c.precision_plugin) + "]");
   return absorb_strategy_instance(c);
 }
 
