@@ -14,18 +14,20 @@
 #include "accord/conformance/protocol.h"
 #include "accord/conformance/report.h"
 #include "accord/conformance/runner.h"
+#include "accord/reference/profiles.h"
 #include "commands.h"
 
 namespace accord::cli {
 namespace {
 namespace cf = accord::conformance;
+namespace ref = accord::reference;
 namespace fs = std::filesystem;
 
 struct RunArgs {
   std::string dir = "fixtures";
   std::string impl = "reference";
   std::vector<std::string> impls;
-  std::string profile = "spec";
+  std::string profile = ref::profile_name(ref::default_profile());
   std::string filter;
   int jobs = 1;
   bool fail_fast = false;
@@ -188,7 +190,7 @@ int run_serve(const std::string& profile, int jobs) {
   std::ios::sync_with_stdio(false);  // buffered stdin/stdout: one flush per batch of replies
   std::cin.tie(nullptr);
   if (!cf::reference_vocabulary().is_profile(profile)) {
-    std::cerr << "accord serve: unknown --profile '" << profile << "' (expected spec or lightning-1.6)\n";
+    std::cerr << "accord serve: unknown --profile '" << profile << "' (expected one of " << ref::profile_names() << ")\n";
     return 2;
   }
   std::vector<std::unique_ptr<cf::Adapter>> owned;
@@ -204,8 +206,8 @@ int run_serve(const std::string& profile, int jobs) {
 
 void add_run_options(CLI::App* cmd, RunArgs* a) {
   cmd->add_option("dir", a->dir, "corpus directory")->capture_default_str();
-  cmd->add_option("--profile", a->profile, "spec or lightning-1.6")->capture_default_str()
-      ->check(CLI::IsMember(cf::reference_vocabulary().profiles));
+  cmd->add_option("--profile", a->profile, "the profile: " + ref::profile_names(" | ") + " (accord list profiles)")->capture_default_str()
+      ->check(CLI::IsMember(cf::reference_vocabulary().profile_names()));
   cmd->add_option("--filter", a->filter, "only cases whose id matches this regex (ECMAScript, searched)");
   cmd->add_option("--jobs,-j", a->jobs, "adapter instances in parallel")->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_option("--timeout", a->timeout, "seconds per case for a subprocess implementation")->capture_default_str()
@@ -221,7 +223,7 @@ void register_conformance(CLI::App& app) {
   lint->add_option("dir", *lint_dir, "corpus directory")->capture_default_str();
   lint->callback([lint_dir] { std::exit(run_lint(*lint_dir)); });
 
-  auto profile = std::make_shared<std::string>("spec");
+  auto profile = std::make_shared<std::string>(ref::profile_name(ref::default_profile()));
   auto serve_jobs = std::make_shared<int>(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
   auto* serve = app.add_subcommand("serve", "Speak the JSON-lines protocol (conformance/PROTOCOL.md) for the reference on stdin/stdout");
   serve->add_option("--profile", *profile, "profile for requests that name none")->capture_default_str();

@@ -13,19 +13,19 @@ namespace ref = accord::reference;
 
 struct CoverageOptions {
   std::string dir = "fixtures";
-  std::string profile = "both";
+  std::string profile = "all";
   std::string format = "markdown";
   std::string out;
 };
 
 int run_coverage(const CoverageOptions& o) {
   std::vector<ref::Profile> profiles;
-  if (o.profile == "both") {
-    profiles = {ref::Profile::kSpec, ref::Profile::kLightning16};
+  if (o.profile == "all" || o.profile == "both") {  // "both": the spelling of the two-profile releases
+    for (const auto& p : ref::profiles()) profiles.push_back(p.profile);
   } else {
     ref::Profile p;
     if (!ref::parse_profile(o.profile, &p)) {
-      std::cerr << "accord coverage: unknown --profile '" << o.profile << "' (expected spec, lightning-1.6 or both)\n";
+      std::cerr << "accord coverage: unknown --profile '" << o.profile << "' (expected all or one of " << ref::profile_names() << ")\n";
       return 2;
     }
     profiles = {p};
@@ -69,7 +69,7 @@ void register_coverage(CLI::App& app) {
                                  "exercised, pairwise cells covered/uncovered/impossible. Exit 1 when a rule or code has no case, "
                                  "or a case's `covers` names a rule that does not fire for it");
   cmd->add_option("dir", o->dir, "fixture directory")->capture_default_str();
-  cmd->add_option("--profile", o->profile, "spec, lightning-1.6 or both")->capture_default_str();
+  cmd->add_option("--profile", o->profile, "all, or one profile: " + ref::profile_names(" | "))->capture_default_str();
   cmd->add_option("--format", o->format, "json, markdown or html")
       ->capture_default_str()
       ->check(CLI::IsMember({"json", "markdown", "html"}));

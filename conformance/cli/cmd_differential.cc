@@ -10,6 +10,7 @@
 
 #include "accord/conformance/adapter.h"
 #include "accord/reference/inputs.h"
+#include "accord/reference/profiles.h"
 #include "accord/reference/json_io.h"
 #include "commands.h"
 #include "differential/differential.h"
@@ -22,7 +23,7 @@ namespace cf = accord::conformance;
 namespace df = accord::differential;
 
 struct DifferentialOptions {
-  std::string impl, against = "reference", profile = "spec", impl_profile, against_profile, out, expect_from = "against",
+  std::string impl, against = "reference", profile = reference::profile_name(reference::default_profile()), impl_profile, against_profile, out, expect_from = "against",
       origin = "regression-snapshot";
   int cases = 1000;
   std::uint64_t seed = 1;
@@ -47,7 +48,7 @@ int run_differential(DifferentialOptions o) {
   if (o.against_profile.empty()) o.against_profile = o.profile;
   for (const auto& p : {o.profile, o.impl_profile, o.against_profile})
     if (!known_profile(p)) {
-      std::cerr << "accord differential: unknown profile '" << p << "' (expected spec or lightning-1.6)\n";
+      std::cerr << "accord differential: unknown profile '" << p << "' (expected one of " << reference::profile_names() << ")\n";
       return 2;
     }
   std::string error;

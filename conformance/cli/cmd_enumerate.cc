@@ -26,7 +26,7 @@ namespace cf = accord::conformance;
 namespace ref = accord::reference;
 
 struct EnumerateOptions {
-  std::string domain, impl = "reference", profile = "spec", out;
+  std::string domain, impl = "reference", profile = ref::profile_name(ref::default_profile()), out;
   int t = 0;
   int jobs = 0;
   double timeout = 10;
@@ -103,7 +103,7 @@ void print_summary(const en::Table& t, double seconds, std::size_t top) {
 int run_enumerate(EnumerateOptions o) {
   ref::Profile profile;
   if (!ref::parse_profile(o.profile, &profile)) {
-    std::cerr << "accord enumerate: unknown --profile '" << o.profile << "' (expected spec or lightning-1.6)\n";
+    std::cerr << "accord enumerate: unknown --profile '" << o.profile << "' (expected one of " << ref::profile_names() << ")\n";
     return 2;
   }
   en::Table t;
@@ -172,7 +172,7 @@ void register_enumerate(CLI::App& app) {
   auto* cmd = app.add_subcommand("enumerate", "Resolve every cell of a bounded domain (or a t-wise covering array) into a decision table");
   cmd->add_option("--domain", o->domain, "domain file (JSON axes; property_tests/domains/default.json)")->required()->check(CLI::ExistingFile);
   cmd->add_option("--impl", o->impl, "`reference` (in-process) or a shell command speaking the protocol")->capture_default_str();
-  cmd->add_option("--profile", o->profile, "spec or lightning-1.6")->capture_default_str();
+  cmd->add_option("--profile", o->profile, "the profile: " + ref::profile_names(" | "))->capture_default_str();
   cmd->add_option("--t", o->t, "t-wise covering array instead of every cell (2 or 3; 0 = exhaustive)")->check(CLI::Range(0, 6));
   cmd->add_option("--out", o->out, "decision table file to write");
   cmd->add_option("--jobs,-j", o->jobs, "worker threads (default: every core)")->check(CLI::Range(0, 256));

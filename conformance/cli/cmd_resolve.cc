@@ -22,7 +22,7 @@ namespace cf = accord::conformance;
 
 struct ResolveOptions {
   std::string input = "-";
-  std::string profile = "spec";
+  std::string profile = ref::profile_name(ref::default_profile());
   bool batch = false;
   bool pretty = false;
   int jobs = 0;  ///< batch worker threads; 0 = every core
@@ -108,7 +108,7 @@ int run_batch(std::istream& in, const std::string& profile, int jobs) {
 int run_resolve(const ResolveOptions& o) {
   ref::Profile profile;
   if (!ref::parse_profile(o.profile, &profile)) {
-    std::cerr << "accord resolve: unknown --profile '" << o.profile << "' (expected spec or lightning-1.6)\n";
+    std::cerr << "accord resolve: unknown --profile '" << o.profile << "' (expected one of " << ref::profile_names() << ")\n";
     return 2;
   }
   std::ifstream file;
@@ -143,6 +143,20 @@ void list(const std::string& what) {
     for (int k = 0; k < ref::rule_count(); ++k) std::cout << ref::rule_wire(static_cast<ref::RuleId>(k)) << "\n";
   } else if (what == "codes") {
     for (int k = 0; k < ref::diag_count(); ++k) std::cout << ref::wire_id(static_cast<ref::DiagCode>(k)) << "\n";
+  } else if (what == "profiles") {  // name, parent, connector, release, description (tables/profiles.def)
+    for (const auto& p : ref::profiles())
+      std::cout << p.name << "\t" << (p.parent ? ref::profile_name(*p.parent) : "-") << "\t"
+                << (p.connector == ref::Connector::kFabric ? "fabric" : "trainer") << "\t" << p.release << "\t"
+                << p.description << "\n";
+  } else if (what == "policies") {  // one line per policy: its name, then its value in each profile, in table order
+    std::cout << "policy";
+    for (const auto& p : ref::profiles()) std::cout << "\t" << p.name;
+    std::cout << "\n";
+    for (const auto& name : ref::policy_names()) {
+      std::cout << name;
+      for (const auto& p : ref::profiles()) std::cout << "\t" << (*ref::policy_value(p.policy, name) ? "true" : "false");
+      std::cout << "\n";
+    }
   }
 }
 
@@ -152,17 +166,17 @@ void register_resolve(CLI::App& app) {
   auto o = std::make_shared<ResolveOptions>();
   auto* cmd = app.add_subcommand("resolve", "Resolve one case (JSON) or a batch (JSON lines) and print the outcome");
   cmd->add_option("input", o->input, "case file, or - for stdin")->capture_default_str();
-  cmd->add_option("--profile", o->profile, "spec or lightning-1.6")->capture_default_str();
+  cmd->add_option("--profile", o->profile, "the profile: " + ref::profile_names(" | "))->capture_default_str();
   cmd->add_flag("--batch", o->batch, "one case per input line, one outcome per output line, in order");
   cmd->add_option("--jobs,-j", o->jobs, "--batch worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("--pretty", o->pretty, "indent the output");
   cmd->callback([o] { std::exit(run_resolve(*o)); });
 
   auto what = std::make_shared<std::string>();
-  auto* ls = app.add_subcommand("list", "List a vocabulary: strategies, accelerators, classes, rules, codes");
-  ls->add_option("what", *what, "strategies | accelerators | classes | rules | codes")
+  auto* ls = app.add_subcommand("list", "List a vocabulary: strategies, accelerators, classes, rules, codes, profiles, policies");
+  ls->add_option("what", *what, "strategies | accelerators | classes | rules | codes | profiles | policies")
       ->required()
-      ->check(CLI::IsMember({"strategies", "accelerators", "classes", "rules", "codes"}));
+      ->check(CLI::IsMember({"strategies", "accelerators", "classes", "rules", "codes", "profiles", "policies"}));
   ls->callback([what] { list(*what); });
 }
 

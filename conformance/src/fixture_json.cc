@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "accord/conformance/fixture.h"
+#include "accord/reference/profiles.h"
 
 namespace accord::conformance {
 namespace {
@@ -100,13 +101,36 @@ std::string pointer_token(const std::string& token) {
   return out;
 }
 
+namespace {
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+}  // namespace
+
+// The profile chain of a case: the profile itself, then while the profile inherits cases, its parent. The case applies
+// where a link of the chain takes it directly (listed, or a default case); a profile the loader does not know is only
+// matched by name.
 bool Fixture::applies_to(const std::string& profile) const {
-  return profiles.empty() || std::find(profiles.begin(), profiles.end(), profile) != profiles.end();
+  reference::Profile p;
+  if (!reference::parse_profile(profile, &p)) return contains(profiles, profile);
+  for (;;) {
+    const reference::ProfileInfo& info = reference::profile_info(p);
+    if (profiles.empty() ? info.default_cases : contains(profiles, info.name)) return true;
+    if (!info.inherit_cases || !info.parent || contains(profiles_except, info.name)) return false;
+    p = *info.parent;
+  }
 }
 
 const Expectation* Fixture::expectation_for(const std::string& profile) const {
-  auto it = expect_by_profile.find(profile);
-  if (it != expect_by_profile.end()) return &it->second;
+  reference::Profile p;
+  bool known = reference::parse_profile(profile, &p);
+  for (std::string name = profile;;) {
+    if (auto it = expect_by_profile.find(name); it != expect_by_profile.end()) return &it->second;
+    if (!known) break;
+    const reference::ProfileInfo& info = reference::profile_info(p);
+    if (profiles.empty() ? info.default_cases : contains(profiles, info.name)) break;
+    if (!info.inherit_cases || !info.parent) break;
+    p = *info.parent;
+    name = reference::profile_name(p);
+  }
   return has_expect ? &expect : nullptr;
 }
 
@@ -121,6 +145,7 @@ bool fixture_from_json(const json& j, const std::string& file, const std::string
   f.covers = strings(j, "covers");
   f.requires_ = strings(j, "requires");
   f.profiles = strings(j, "profiles");
+  f.profiles_except = strings(j, "profiles_except");
   if (auto g = j.find("given"); g != j.end()) f.given = *g;
   Problem p;
   bool ok = true;

@@ -62,6 +62,9 @@ struct Checker {
     for (std::size_t i = 0; i < f.profiles.size(); ++i)
       if (!vocab.is_profile(f.profiles[i]))
         problem(f.pointer + "/profiles/" + std::to_string(i), "unknown profile '" + f.profiles[i] + "'");
+    for (std::size_t i = 0; i < f.profiles_except.size(); ++i)
+      if (!vocab.is_profile(f.profiles_except[i]))
+        problem(f.pointer + "/profiles_except/" + std::to_string(i), "unknown profile '" + f.profiles_except[i] + "'");
     if (f.has_expect) top_expectation(f.expect);
     for (const auto& [profile, e] : f.expect_by_profile) {
       if (!vocab.is_profile(profile)) problem(e.pointer, "unknown profile '" + profile + "'");
@@ -69,7 +72,7 @@ struct Checker {
       top_expectation(e);
     }
     for (const auto& [hw, e] : f.expect_live) top_expectation(e);
-    for (const auto& p : vocab.profiles)
+    for (const auto& p : vocab.profile_names())
       if (f.applies_to(p) && !f.expectation_for(p))
         problem(f.pointer, "no expectation for profile '" + p + "': add expect, or expect_by_profile." + p);
     std::string bad = vocab.check_case(f.given);

@@ -28,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }();
   std::istringstream in(text);
   std::ostringstream out;
-  if (accord::conformance::serve(in, out, *impl, "spec") != 0) accord::fuzz::violated("serve returned non-zero");
+  const char* profile = accord::reference::profile_name(accord::reference::default_profile());
+  if (accord::conformance::serve(in, out, *impl, profile) != 0) accord::fuzz::violated("serve returned non-zero");
   std::istringstream replies(out.str());
   while (std::getline(replies, line)) {
     auto j = nlohmann::json::parse(line, nullptr, false);

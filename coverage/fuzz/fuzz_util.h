@@ -17,12 +17,13 @@ namespace accord::fuzz {
   std::abort();
 }
 
-/// Resolves `c` under both profiles and checks what resolve() guarantees: exactly one result, an error
+/// Resolves `c` under every profile and checks what resolve() guarantees: exactly one result, an error
 /// of error severity or a plan, notes that are not errors, a non-empty trace, determinism, and that the
-/// outcome serialises to JSON. Returns the spec outcome as JSON.
+/// outcome serialises to JSON. Returns the default profile's outcome as JSON.
 inline nlohmann::json check_resolve(const reference::Case& c) {
   nlohmann::json first;
-  for (auto p : {reference::Profile::kSpec, reference::Profile::kLightning16}) {
+  for (const auto& info : reference::profiles()) {
+    reference::Profile p = info.profile;
     reference::Outcome o = reference::resolve(c, p);
     if (!o.ok() && reference::severity(o.error().code) != reference::Severity::kError)
       violated(std::string("error outcome with a non-error code ") + reference::wire_id(o.error().code));
@@ -43,7 +44,7 @@ inline void check_round_trip(const reference::Case& c, const nlohmann::json& out
   reference::Case back;
   std::string error;
   if (!reference::case_from_json(reference::case_to_json(c), &back, &error)) violated("case_to_json is unreadable: " + error);
-  if (reference::outcome_to_json(reference::resolve(back, reference::Profile::kSpec)) != outcome)
+  if (reference::outcome_to_json(reference::resolve(back, reference::default_profile())) != outcome)
     violated("the JSON round trip changes the outcome: " + reference::case_to_json(c).dump());
 }
 

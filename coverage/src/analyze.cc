@@ -19,14 +19,7 @@ void count(Tally& t, const std::string& id) {
   if (t.ids.size() < kIdsKept) t.ids.push_back(id);
 }
 
-bool rule_in(reference::RuleId r, Profile p) {
-  switch (reference::rule_profiles(r)) {
-    case reference::RuleProfiles::kBoth: return true;
-    case reference::RuleProfiles::kSpecOnly: return p == Profile::kSpec;
-    case reference::RuleProfiles::kL16Only: return p == Profile::kLightning16;
-  }
-  return false;  // LCOV_EXCL_LINE unreachable: every value returns above
-}
+bool rule_in(reference::RuleId r, Profile p) { return reference::rule_in_profile(r, p); }
 
 Matrix empty_matrix(Dim rows, Dim cols) {
   Matrix m{rows, cols, {}};

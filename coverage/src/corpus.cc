@@ -12,8 +12,8 @@ std::vector<CorpusCase> load_corpus(const std::string& dir, std::vector<std::str
   std::vector<CorpusCase> out;
   for (const auto& f : corpus.fixtures) {
     CorpusCase c{f.id, f.file, {}, f.covers, {}};
-    for (reference::Profile p : {reference::Profile::kSpec, reference::Profile::kLightning16})
-      if (f.applies_to(reference::profile_name(p))) c.profiles.push_back(p);
+    for (const auto& p : reference::profiles())
+      if (f.applies_to(p.name)) c.profiles.push_back(p.profile);
     std::string error;
     if (!reference::case_from_json(f.given, &c.given, &error)) {
       errors->push_back(f.file + ": " + f.pointer + "/given" + error);

@@ -105,8 +105,9 @@ void batch_json(benchmark::State& state, ref::Profile p) {
 }
 
 const int kRegistered = [] {
-  for (auto p : {ref::Profile::kSpec, ref::Profile::kLightning16}) {
-    std::string prof = ref::profile_name(p);
+  for (const auto& info : ref::profiles()) {
+    ref::Profile p = info.profile;
+    std::string prof = info.name;
     for (const auto& n : cases()) {
       benchmark::RegisterBenchmark(("resolve/" + prof + "/" + n.name).c_str(), resolve_one, parse_case(n.text), p);
       benchmark::RegisterBenchmark(("json_round_trip/" + prof + "/" + n.name).c_str(), json_round_trip, std::string(n.text), p);

@@ -89,6 +89,10 @@ Gen<Case> Arbitrary<Case>::arbitrary() {
   return p::weighted_choice<Case>({{2, plausible}, {1, anything}});
 }
 
-Gen<Profile> Arbitrary<Profile>::arbitrary() { return gen::element(Profile::kSpec, Profile::kLightning16); }
+Gen<Profile> Arbitrary<Profile>::arbitrary() {
+  std::vector<Profile> all;
+  for (const auto& p : accord::reference::profiles()) all.push_back(p.profile);
+  return gen::elementOf(all);
+}
 
 }  // namespace rc

@@ -63,8 +63,8 @@ void json_round_trip(const Case& c, Profile p) {
 
 }  // namespace
 
-ACCORD_PROP_BOTH_PROFILES(Totality, totality)
-ACCORD_PROP_BOTH_PROFILES(Determinism, determinism)
-ACCORD_PROP_BOTH_PROFILES(JsonRoundTrip, json_round_trip)
+ACCORD_PROP_EVERY_PROFILE(Totality, totality)
+ACCORD_PROP_EVERY_PROFILE(Determinism, determinism)
+ACCORD_PROP_EVERY_PROFILE(JsonRoundTrip, json_round_trip)
 
 }  // namespace accord::prop

@@ -20,7 +20,7 @@ using reference::Profile;
 using reference::PyValue;
 
 bool valid_deterministic(const PyValue& d, Profile p) {
-  return d.is_none() || d.kind == PyValue::Kind::kBool || (p == Profile::kSpec && d.is_str() && d.str == "warn");
+  return d.is_none() || d.kind == PyValue::Kind::kBool || (reference::policy(p).deterministic_warn_mode && d.is_str() && d.str == "warn");
 }
 
 void determinism_flags(Case c, Profile p) {
@@ -60,17 +60,17 @@ void determinism_flags(Case c, Profile p) {
   RC_ASSERT(m.warn_only == (d.is_str() && d.str == "warn"));
   bool bench = b.is_none() ? (det ? false : c.hardware.cudnn_benchmark) : b.b;
   RC_ASSERT(m.cudnn_benchmark == bench);
-  RC_ASSERT(m.cudnn_deterministic == (p == Profile::kSpec && det));
+  RC_ASSERT(m.cudnn_deterministic == (reference::policy(p).cudnn_deterministic && det));
   RC_ASSERT((m.env.count("CUBLAS_WORKSPACE_CONFIG") == 1) == det);
   if (det) RC_ASSERT(m.env.at("CUBLAS_WORKSPACE_CONFIG") == ":4096:8");
   bool horovod = o.plan().strategy.cls == "HorovodStrategy";
-  bool fusion = det && (p == Profile::kLightning16 || horovod);
+  bool fusion = det && (!reference::policy(p).horovod_env_only_with_horovod || horovod);
   RC_ASSERT((m.env.count("HOROVOD_FUSION_THRESHOLD") == 1) == fusion);
   RC_ASSERT(m.env.size() == static_cast<std::size_t>(det) + static_cast<std::size_t>(fusion));
 }
 
 }  // namespace
 
-ACCORD_PROP_BOTH_PROFILES(DeterminismFlags, determinism_flags)
+ACCORD_PROP_EVERY_PROFILE(DeterminismFlags, determinism_flags)
 
 }  // namespace accord::prop

@@ -36,6 +36,6 @@ void errors_name_their_flags(const Case& c, Profile p) {
 
 }  // namespace
 
-ACCORD_PROP_BOTH_PROFILES(ErrorsNameTheirFlags, errors_name_their_flags)
+ACCORD_PROP_EVERY_PROFILE(ErrorsNameTheirFlags, errors_name_their_flags)
 
 }  // namespace accord::prop

@@ -74,6 +74,7 @@ void fallbacks_warn(const Case& c, Profile p) {
 
 }  // namespace
 
-RC_GTEST_PROP(FallbacksWarn, Spec, (const reference::Case& c)) { fallbacks_warn(c, reference::Profile::kSpec); }
+// Every profile whose policy says that kept fallbacks warn.
+ACCORD_PROP_PROFILES_WHERE(FallbacksWarn, fallbacks_warn, [](const reference::Policy& pol) { return pol.fallbacks_warn; })
 
 }  // namespace accord::prop

@@ -58,8 +58,9 @@ std::string excluded(const Case& c, Profile p) {
   if (is_kind(f.strategy, ClassKind::kStrategy) || is_kind(f.accelerator, ClassKind::kStrategy)) return "strategy instance";
   for (const auto& pl : plugin_list(f.plugins))
     if (is_kind(pl, ClassKind::kStrategy)) return "strategy instance";
-  if (p == Profile::kLightning16 && is_kind(f.accelerator, ClassKind::kAccelerator)) return "accelerator instance (1.6.5)";
-  if (p == Profile::kLightning16 && reference::py_eq_str(f.accelerator, "ddp_cpu")) return "accelerator='ddp_cpu' (1.6.5)";
+  const reference::Policy& pol = reference::policy(p);
+  if (!pol.instances_match_by_kind && is_kind(f.accelerator, ClassKind::kAccelerator)) return "accelerator instance (by string)";
+  if (!pol.accelerator_ddp_cpu_error && reference::py_eq_str(f.accelerator, "ddp_cpu")) return "accelerator='ddp_cpu' (alias)";
   return "";
 }
 
@@ -130,6 +131,6 @@ void fixpoint(const Case& c, Profile p) {
 
 }  // namespace
 
-ACCORD_PROP_BOTH_PROFILES(Fixpoint, fixpoint)
+ACCORD_PROP_EVERY_PROFILE(Fixpoint, fixpoint)
 
 }  // namespace accord::prop

@@ -42,6 +42,6 @@ void plugin_order(Case c, Profile p) {
 
 }  // namespace
 
-ACCORD_PROP_BOTH_PROFILES(PluginOrder, plugin_order)
+ACCORD_PROP_EVERY_PROFILE(PluginOrder, plugin_order)
 
 }  // namespace accord::prop

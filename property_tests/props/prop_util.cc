@@ -2,6 +2,7 @@
 #include "prop_util.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace accord::prop {
 using nlohmann::json;
@@ -33,6 +34,19 @@ std::string outcome_tag(const reference::Outcome& o) {
 json plan_core(const reference::Plan& p) {
   return {{"accelerator", p.accelerator}, {"strategy", p.strategy.name}, {"devices", reference::value_to_json(p.devices)},
           {"precision", p.precision.value}, {"num_nodes", p.num_nodes}};
+}
+
+std::vector<reference::Profile> all_profiles() {
+  std::vector<reference::Profile> out;
+  for (const auto& p : reference::profiles()) out.push_back(p.profile);
+  return out;
+}
+
+std::string profile_param_name(const ::testing::TestParamInfo<reference::Profile>& info) {
+  std::string name = reference::profile_name(info.param);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
 }
 
 }  // namespace accord::prop

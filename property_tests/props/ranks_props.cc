@@ -108,6 +108,6 @@ void ranks(const Case& c, Profile p) {
 
 }  // namespace
 
-ACCORD_PROP_BOTH_PROFILES(Ranks, ranks)
+ACCORD_PROP_EVERY_PROFILE(Ranks, ranks)
 
 }  // namespace accord::prop

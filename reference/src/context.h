@@ -12,13 +12,6 @@
 
 namespace accord::reference::detail {
 
-/// Profile-dependent behaviour, one member per row of tables/policies.def.
-struct Policy {
-#define ACCORD_POLICY(Name, L16, Spec, Source) bool Name;
-#include "../tables/policies.def"
-};
-const Policy& policy_for(Profile p);
-
 /// The accelerator flag after intake: unset, "auto", a registered name, or an instance of a class.
 struct AcceleratorFlag {
   /// kText: a string that names no accelerator as written, kept until the registry lookup (lightning-1.6: a
@@ -43,7 +36,7 @@ struct SlurmVerdict { bool managing = false; std::string reason; };
 
 /// The state every stage reads and writes. Stages return false after fail().
 struct Ctx {
-  Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy_for(p)) { trace.reserve(48); }  // one allocation per case
+  Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy(p)) { trace.reserve(48); }  // one allocation per case
   const Case& in;
   Profile profile;
   const Policy& pol;

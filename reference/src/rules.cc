@@ -5,10 +5,10 @@
 
 namespace accord::reference {
 namespace {
-struct RuleRow { RuleId id; const char* wire; RuleProfiles profiles; const char* source; };
+struct RuleRow { RuleId id; const char* wire; const char* source; };
 const std::vector<RuleRow>& rule_rows() {
   static const std::vector<RuleRow> rows = {
-#define ACCORD_RULE(Id, Wire, Profiles, Source) {RuleId::k##Id, Wire, RuleProfiles::Profiles, Source},
+#define ACCORD_RULE(Id, Wire, Gate, Source) {RuleId::k##Id, Wire, Source},
 #include "../tables/rules.def"
   };
   return rows;
@@ -16,7 +16,6 @@ const std::vector<RuleRow>& rule_rows() {
 }  // namespace
 
 const char* rule_wire(RuleId r) { return rule_rows().at(static_cast<size_t>(r)).wire; }
-RuleProfiles rule_profiles(RuleId r) { return rule_rows().at(static_cast<size_t>(r)).profiles; }
 const char* rule_source(RuleId r) { return rule_rows().at(static_cast<size_t>(r)).source; }
 int rule_count() { return static_cast<int>(rule_rows().size()); }
 std::optional<RuleId> rule_from_wire(const std::string& wire) {

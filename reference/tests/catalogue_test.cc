@@ -193,8 +193,7 @@ TEST_P(Catalogue, EveryRuleOfTheProfileFires) {
   for (const char* json : kPlanCases) collect(json);
   for (int k = 0; k < rule_count(); ++k) {
     auto r = static_cast<RuleId>(k);
-    RuleProfiles rp = rule_profiles(r);
-    bool in_profile = rp == RuleProfiles::kBoth || (rp == RuleProfiles::kSpecOnly) == (p == Profile::kSpec);
+    bool in_profile = rule_in_profile(r, p);
     EXPECT_EQ(fired.count(r) == 1, in_profile) << rule_wire(r) << (in_profile ? " never fired in " : " fired outside its profile ")
                                                << profile_name(p);
   }

@@ -1,4 +1,5 @@
-// spec_test.cc: SPEC.md lists exactly the rule IDs of rules.def and every diagnostic code.
+// spec_test.cc: SPEC.md lists exactly the rule IDs of rules.def and every diagnostic code, and its profile tables
+// and gate cells match the tables.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "accord/reference/diagnostic.h"
+#include "accord/reference/profiles.h"
 #include "accord/reference/rules.h"
 
 namespace accord::reference {
@@ -44,6 +46,61 @@ TEST(Spec, RuleWireIdsAreStableShape) {
     EXPECT_TRUE(std::regex_match(std::string(rule_wire(r)), shape)) << rule_wire(r);
     EXPECT_EQ(rule_from_wire(rule_wire(r)), r);
     EXPECT_GT(std::string(rule_source(r)).size(), 5u);
+  }
+}
+
+// The profile, policy and override tables of SPEC.md's "Profiles" section and the gate column of its rule tables
+// say what profiles.def, policies.def, policy_overrides.def and rules.def say, cell for cell.
+std::string cell(std::string s) {  // a markdown cell: `|` escaped
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+std::string code(const std::string& s) { return "`" + s + "`"; }
+const char* flag(bool b) { return b ? "true" : "false"; }
+
+/// Checks that `block` (consecutive lines) appears in SPEC.md; on failure prints it, ready to paste.
+void expect_block(const std::string& text, const std::string& what, const std::string& block) {
+  EXPECT_NE(text.find(block), std::string::npos) << "SPEC.md's " << what << " table differs from the tables; it should read:\n"
+                                                 << block;
+}
+
+TEST(SpecTables, ProfilesTable) {
+  std::string t = "| profile | parent | connector | release | description |\n|---|---|---|---|---|\n";
+  for (const auto& p : profiles())
+    t += "| " + code(p.name) + " | " + (p.parent ? code(profile_name(*p.parent)) : "-") + " | " +
+         (p.connector == Connector::kFabric ? "Fabric" : "Trainer") + " | " + cell(p.release) + " | " + cell(p.description) + " |\n";
+  expect_block(spec_text(), "profiles", t + "\n");
+}
+
+TEST(SpecTables, PolicyTable) {
+  std::string t = "| policy |", rule = "|---|";
+  for (const auto& p : profiles()) t += " " + code(p.name) + " |", rule += "---|";
+  t += " what it decides |\n" + rule + "---|\n";
+  for (const auto& name : policy_names()) {
+    t += "| " + code(name) + " |";
+    for (const auto& p : profiles()) t += std::string(" ") + flag(*policy_value(p.policy, name)) + " |";
+    t += " " + cell(policy_description(name)) + " |\n";
+  }
+  expect_block(spec_text(), "policy", t + "\n");
+}
+
+TEST(SpecTables, OverrideTable) {
+  std::string t = "| profile | policy | value | reason |\n|---|---|---|---|\n";
+  for (const auto& p : profiles())
+    for (const auto& o : p.overrides)
+      t += "| " + code(p.name) + " | " + code(o.policy) + " | " + flag(o.value) + " | " + cell(o.reason) + " |\n";
+  expect_block(spec_text(), "override", t + "\n");
+}
+
+TEST(SpecTables, RuleGates) {
+  std::string text = spec_text();
+  for (int k = 0; k < rule_count(); ++k) {
+    auto r = static_cast<RuleId>(k);
+    auto g = rule_gate(r);
+    std::string gate = !g ? "all" : g->value ? code(g->policy) : "not " + code(g->policy);
+    std::string row = "\n| " + code(rule_wire(r)) + " | " + gate + " | ";
+    EXPECT_NE(text.find(row), std::string::npos) << rule_wire(r) << ": SPEC.md's gate cell should be " << gate;
   }
 }
 

@@ -267,7 +267,11 @@ Vocabulary make_vocabulary() {
     std::string err;
     return ref::case_from_json(j, &c, &err) ? std::string() : err;
   };
-  for (ref::Profile p : {ref::Profile::kSpec, ref::Profile::kLightning16}) v.profiles.push_back(ref::profile_name(p));
+  v.profile_names = [] {
+    std::vector<std::string> names;
+    for (const auto& p : ref::profiles()) names.push_back(p.name);
+    return names;
+  };
   return v;
 }
 

@@ -78,7 +78,7 @@ bool map_legacy(Ctx& c) {
   if (!first || is_zero_request(*first->value)) return true;
   c.fire(RuleId::kLegacyDevices);
   const PyValue& dev = f.devices;
-  if (c.pol.same_setting_twice_error) {
+  if (c.pol.legacy_devices_conflict_error) {
     const Legacy* other = nullptr;
     for (auto* g : given) if (g != first) other = g;
     if (!dev.is_none() || other) {
@@ -106,7 +106,7 @@ bool map_legacy(Ctx& c) {
     c.fire(RuleId::kLegacyAccelerator);
     for (const Legacy* l : {&legacy[2], &legacy[3], &legacy[1], &legacy[0]})  // ipus, tpu_cores, gpus, num_processes
       if (l->value->truthy()) c.accel = {AcceleratorFlag::Kind::kName, l->acc};
-  } else if (c.pol.same_setting_twice_error && c.accel.kind != AcceleratorFlag::Kind::kAuto && c.accel.id != first->acc) {
+  } else if (c.pol.legacy_accelerator_conflict_error && c.accel.kind != AcceleratorFlag::Kind::kAuto && c.accel.id != first->acc) {
     c.fire(RuleId::kLegacyAcceleratorConflict);
     return c.fail(DiagCode::kFlagConflict, {fld("first", "accelerator=" + repr(f.accelerator)),
                                             fld("second", std::string(first->name) + "=" + repr(*first->value)),

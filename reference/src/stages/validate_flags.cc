@@ -44,7 +44,7 @@ bool intake_strategy(Ctx& c) {
       c.fire(RuleId::kStrategyVsAcceleratorName);
       return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", c.strategy_flag), fld("accelerator", acc)});
     }
-    if (c.pol.same_setting_twice_error) {
+    if (c.pol.strategy_twice_error) {
       c.fire(RuleId::kStrategyTwice);
       return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", c.strategy_flag), fld("accelerator", acc)});
     }

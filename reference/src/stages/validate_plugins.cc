@@ -59,7 +59,7 @@ bool check_duplicates(Ctx& c, const std::vector<const char*>& kinds) {
 }
 
 /// spec: an explicit `precision` besides a precision plugin is one setting twice (validate.precision-plugin-twice).
-bool precision_twice(const Ctx& c) { return c.pol.same_setting_twice_error && !c.in.flags.precision.is_none(); }
+bool precision_twice(const Ctx& c) { return c.pol.precision_plugin_twice_error && !c.in.flags.precision.is_none(); }
 
 /// err_flag_conflict for precision_twice; `second` says where the plugin came from. Returns false (after fail()).
 bool precision_conflict(Ctx& c, const std::string& second) {

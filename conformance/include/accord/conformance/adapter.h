@@ -84,11 +84,11 @@ std::unique_ptr<Adapter> make_subprocess_adapter(const std::string& command, dou
 struct Vocabulary {
   std::function<bool(const std::string&)> is_rule;        ///< a rule ID of rules.def
   std::function<bool(const std::string&)> is_code;        ///< a diagnostic code of diagnostics.def
-  std::function<bool(const std::string&)> is_profile;     ///< `spec`, `lightning-1.6`
+  std::function<bool(const std::string&)> is_profile;     ///< a profile of tables/profiles.def
   std::function<bool(const std::string&)> is_capability;  ///< a tag of tables/capabilities.def
   /// Empty when the reference can read the case; otherwise "pointer: message".
   std::function<std::string(const nlohmann::json&)> check_case;
-  std::vector<std::string> profiles;  ///< every profile name
+  std::function<std::vector<std::string>()> profile_names;  ///< every profile name, now (profiles can be added at run time)
 };
 
 /// The reference's vocabularies.

@@ -43,7 +43,8 @@ struct Fixture {
   std::string origin;
   std::vector<std::string> covers;
   std::vector<std::string> requires_;  ///< capability tags (`requires` on the wire)
-  std::vector<std::string> profiles;   ///< empty = every profile
+  std::vector<std::string> profiles;   ///< empty = every profile whose row says DefaultCases (tables/profiles.def)
+  std::vector<std::string> profiles_except;  ///< descendants that do not inherit the case (`profiles_except`)
   nlohmann::json given = nlohmann::json::object();
   bool has_expect = false;
   Expectation expect;
@@ -52,9 +53,12 @@ struct Fixture {
   std::string file;     ///< path of the file, as given to the loader
   std::string pointer;  ///< JSON Pointer of the case in its file (`/cases/3`)
 
-  /// True when the case applies to `profile` (listed, or no `profiles` given).
+  /// True when the case applies to `profile`: listed; or no `profiles` given and the profile takes default cases; or
+  /// the profile inherits its parent's cases (tables/profiles.def, InheritCases), is not in `profiles_except`, and
+  /// the case applies to the parent.
   bool applies_to(const std::string& profile) const;
-  /// The expectation for `profile`: `expect_by_profile[profile]`, else `expect`, else null.
+  /// The expectation for `profile`: `expect_by_profile` of the profile, else of the profile it inherits the case
+  /// from (up the parent chain), else `expect`; null when there is none.
   const Expectation* expectation_for(const std::string& profile) const;
 };
 

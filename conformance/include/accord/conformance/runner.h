@@ -12,6 +12,7 @@
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/compare.h"
 #include "accord/conformance/fixture.h"
+#include "accord/reference/profiles.h"
 
 namespace accord::conformance {
 
@@ -45,7 +46,7 @@ bool load_divergences(const std::string& path, Divergences* out, std::string* er
 
 /// What the runner does.
 struct RunOptions {
-  std::string profile = "spec";
+  std::string profile = reference::profile_name(reference::default_profile());
   std::optional<std::regex> filter;  ///< searched in the case id
   int jobs = 1;                      ///< adapter instances in parallel (one thread each)
   bool fail_fast = false;            ///< stop after the first bad verdict

@@ -1,20 +1,14 @@
-// inputs.h: the typed input model of the connector: user flags, environment, hardware facts, profile.
+// inputs.h: the typed input model of the connector: user flags, environment, hardware facts.
 #pragma once
 
 #include <map>
 #include <set>
 #include <string>
 
+#include "accord/reference/profiles.h"
 #include "accord/reference/value.h"
 
 namespace accord::reference {
-
-/// The behaviour being modelled. Passed in as a value; version differences live in table columns
-/// and profile-keyed rule lists, never in scattered checks.
-enum class Profile {
-  kSpec,         ///< 1.6.5 with every follow-up item of the seed resolved (default).
-  kLightning16,  ///< Lightning 1.6.5 as it is, quirks included.
-};
 
 /// The Trainer keyword arguments the connector reads, exactly as the user wrote them.
 /// An absent value means "not passed" (the Trainer default applies).
@@ -45,10 +39,5 @@ struct Case {
   HardwareFacts hardware;
   bool interactive = false;
 };
-
-/// Wire name of a profile ("spec", "lightning-1.6").
-const char* profile_name(Profile p);
-/// Parses a wire name; false when unknown.
-bool parse_profile(const std::string& name, Profile* out);
 
 }  // namespace accord::reference

@@ -8,16 +8,12 @@ namespace accord::reference {
 
 /// Every rule of SPEC.md, generated from tables/rules.def.
 enum class RuleId {
-#define ACCORD_RULE(Id, Wire, Profiles, Source) k##Id,
+#define ACCORD_RULE(Id, Wire, Gate, Source) k##Id,
 #include "../../../tables/rules.def"
 };
 
-/// Which profiles a rule belongs to.
-enum class RuleProfiles { kBoth, kSpecOnly, kL16Only };
-
 /// Wire id (`validate.strategy-lowercase`).
 const char* rule_wire(RuleId r);
-RuleProfiles rule_profiles(RuleId r);
 /// Where the rule comes from (Lightning function or seed item).
 const char* rule_source(RuleId r);
 std::optional<RuleId> rule_from_wire(const std::string& wire);
