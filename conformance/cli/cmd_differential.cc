@@ -112,7 +112,9 @@ int run_generate(int cases, std::uint64_t seed, bool full, bool without_packages
 
 void register_differential(CLI::App& app) {
   auto o = std::make_shared<DifferentialOptions>();
-  auto* cmd = app.add_subcommand("differential", "Compare the reference (or --against) with an implementation on generated cases; print shrunk differences as fixtures");
+  auto* cmd = app.add_subcommand("differential",
+                                 "Compare the reference (or --against) with an implementation on generated cases; "
+                                 "print shrunk differences as fixtures");
   cmd->add_option("--impl", o->impl, "shell command speaking the protocol (or `reference`)")->required();
   cmd->add_option("--against", o->against, "baseline: `reference` (in-process) or a shell command")->capture_default_str();
   cmd->add_option("--profile", o->profile, "profile of the baseline (and of the implementation unless --impl-profile)")->capture_default_str();

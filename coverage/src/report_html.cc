@@ -18,7 +18,8 @@ h3{font-size:15px;margin:0 0 4px}.muted{color:#5b6472}.badge{display:inline-bloc
 .cards{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0}.card{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:10px 14px;min-width:170px}
 .card b{font-size:20px;display:block}.pair{display:flex;gap:28px;flex-wrap:wrap;align-items:flex-start;margin-bottom:18px}
 .matrix{background:#fff;border:1px solid #dde3ea;border-radius:8px;padding:10px 12px}
-.grid{display:grid;gap:2px;align-items:end}.ch{writing-mode:vertical-rl;transform:rotate(180deg);font-size:11px;height:118px;text-align:left;white-space:nowrap;overflow:hidden;color:#394150}
+.grid{display:grid;gap:2px;align-items:end})css"
+R"css(.ch{writing-mode:vertical-rl;transform:rotate(180deg);font-size:11px;height:118px;text-align:left;white-space:nowrap;overflow:hidden;color:#394150}
 .rh{font-size:12px;text-align:right;padding-right:6px;white-space:nowrap;overflow:hidden;color:#394150;align-self:center}
 .c{height:26px;border-radius:3px;font-size:11px;display:flex;align-items:center;justify-content:center;font-weight:600}
 .cov{color:#fff}.unc{background:#f6b26b;color:#6b3a00}.imp{background:repeating-linear-gradient(45deg,#c9ced6 0 4px,#e4e7ec 4px 8px);color:#4a5160}

@@ -48,7 +48,8 @@ const CodeCase kCodeCases[] = {
     {kBoth, "err_strategy_component_twice",
      R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"cluster_environment": "LightningEnvironment"}}, "plugins": ["SLURMEnvironment"]}})"},
     {kBoth, "err_parallel_devices_conflict",
-     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cpu", "cpu"]}}, "accelerator": "gpu"}, "hardware": {"cuda_devices": 2}})"},
+     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cpu", "cpu"]}}, "accelerator": "gpu"}, )"
+       R"("hardware": {"cuda_devices": 2}})"},
     {kBoth, "err_amp_level_without_apex", R"({"flags": {"amp_level": "O2"}})"},
     {kBoth, "err_accelerator_unavailable", R"({"flags": {"accelerator": "gpu"}})"},
     {kL16Only, "err_ddp_cpu_on_tpu", R"({"flags": {"accelerator": "ddp_cpu"}, "hardware": {"tpu": true}})"},
@@ -76,7 +77,8 @@ const CodeCase kCodeCases[] = {
     {kL16Only, "warn_ddp_cpu_gpu_ignored", R"({"flags": {"accelerator": "ddp_cpu", "gpus": 2}, "hardware": {"cuda_devices": 2}})"},
     {kL16Only, "warn_strategy_cpu_fallback", R"({"flags": {"strategy": "dp"}})"},
     {kSpecOnly, "warn_strategy_cluster_fallback",
-     R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"TORCHELASTIC_RUN_ID": "1", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "2", "GROUP_RANK": "0"}})"},
+     R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"TORCHELASTIC_RUN_ID": "1", "RANK": "0", "LOCAL_RANK": "0", )"
+       R"("WORLD_SIZE": "2", "GROUP_RANK": "0"}})"},
     {kBoth, "warn_tpu_precision_16", R"({"flags": {"accelerator": "tpu", "precision": 16}, "hardware": {"tpu": true}})"},
     {kBoth, "warn_cpu_precision_16", R"({"flags": {"precision": 16}})"},
     {kSpecOnly, "warn_slurm_not_managing", R"({"env": {"SLURM_NTASKS": "4"}})"},
@@ -116,31 +118,42 @@ const char* kPlanCases[] = {
     R"({"flags": {"strategy": "DeepSpeedStrategy"}})",
     R"({"flags": {"precision": 16}, "env": {"LOCAL_RANK": "1"}})",
     R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"BAGUA_SERVICE_PORT": "1"}})",
-    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"KUBERNETES_PORT": "1", "MASTER_ADDR": "a", "MASTER_PORT": "1", "WORLD_SIZE": "2", "RANK": "1"}})",
-    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"LSB_JOBID": "1", "LSB_DJOB_RANKFILE": "f", "JSM_NAMESPACE_LOCAL_RANK": "0", "JSM_NAMESPACE_SIZE": "2", "JSM_NAMESPACE_RANK": "0"}})",
-    R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "2", "SLURM_JOB_NAME": "job", "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"KUBERNETES_PORT": "1", "MASTER_ADDR": "a", "MASTER_PORT": "1", "WORLD_SIZE": "2", )"
+      R"("RANK": "1"}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"LSB_JOBID": "1", "LSB_DJOB_RANKFILE": "f", "JSM_NAMESPACE_LOCAL_RANK": "0", )"
+      R"("JSM_NAMESPACE_SIZE": "2", "JSM_NAMESPACE_RANK": "0"}})",
+    R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "2", "SLURM_JOB_NAME": "job", )"
+      R"("SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})",
     R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "2", "SLURM_JOB_NAME": "bash"}})",
-    R"({"flags": {"accelerator": "gpu", "devices": 2, "strategy": "ddp_sharded", "precision": 16}, "hardware": {"cuda_devices": 2, "packages": ["fairscale"]}})",
+    R"({"flags": {"accelerator": "gpu", "devices": 2, "strategy": "ddp_sharded", "precision": 16}, "hardware": {"cuda_devices": 2, )"
+      R"("packages": ["fairscale"]}})",
     R"({"flags": {"accelerator": "gpu", "devices": 2, "strategy": "fsdp", "precision": "bf16"}, "hardware": {"cuda_devices": 2, "packages": ["fairscale"]}})",
-    R"({"flags": {"accelerator": "gpu", "devices": 1, "precision": 16, "amp_backend": "APEX", "amp_level": "O1"}, "hardware": {"cuda_devices": 1, "packages": ["apex"]}})",
-    R"({"flags": {"strategy": "deepspeed_stage_2", "accelerator": "gpu", "devices": 2, "precision": 16}, "hardware": {"cuda_devices": 2, "packages": ["deepspeed"]}})",
+    R"({"flags": {"accelerator": "gpu", "devices": 1, "precision": 16, "amp_backend": "APEX", "amp_level": "O1"}, "hardware": {"cuda_devices": 1, )"
+      R"("packages": ["apex"]}})",
+    R"({"flags": {"strategy": "deepspeed_stage_2", "accelerator": "gpu", "devices": 2, "precision": 16}, "hardware": {"cuda_devices": 2, )"
+      R"("packages": ["deepspeed"]}})",
     R"({"flags": {"precision": 64, "benchmark": false}})",
     R"({"flags": {"precision": "16-true"}})",
     R"({"flags": {"plugins": ["DoublePrecisionPlugin", "TorchCheckpointIO", "NativeSyncBatchNorm"], "accelerator": "cpu", "devices": 2}})",
-    R"({"flags": {"sync_batchnorm": true, "accelerator": "cpu", "devices": 2, "strategy": {"class": "DDPStrategy", "args": {"precision_plugin": "PrecisionPlugin", "checkpoint_io": "TorchCheckpointIO"}}}})",
-    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cuda:0", "cuda:1"], "accelerator": "GPUAccelerator"}}}, "hardware": {"cuda_devices": 2}})",
+    R"({"flags": {"sync_batchnorm": true, "accelerator": "cpu", "devices": 2, "strategy": {"class": "DDPStrategy", )"
+      R"("args": {"precision_plugin": "PrecisionPlugin", "checkpoint_io": "TorchCheckpointIO"}}}})",
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cuda:0", "cuda:1"], "accelerator": "GPUAccelerator"}}}, )"
+      R"("hardware": {"cuda_devices": 2}})",
     R"({"flags": {"num_processes": 2, "accelerator": "cpu"}})",
     R"({"flags": {"gpus": "0,1"}, "hardware": {"cuda_devices": 2}})",
     R"({"flags": {"tpu_cores": [5]}, "hardware": {"tpu": true}})",
     R"({"flags": {"ipus": 2}, "hardware": {"ipu": true}})",
-    R"({"flags": {"accelerator": "gpu", "devices": [0, 1]}, "env": {"TORCHELASTIC_RUN_ID": "x", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "2", "GROUP_RANK": "0"}, "hardware": {"cuda_devices": 1}})",
+    R"({"flags": {"accelerator": "gpu", "devices": [0, 1]}, "env": {"TORCHELASTIC_RUN_ID": "x", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "2", )"
+      R"("GROUP_RANK": "0"}, "hardware": {"cuda_devices": 1}})",
     R"({"flags": {"strategy": "dp", "accelerator": "gpu", "devices": 2}, "hardware": {"cuda_devices": 2}, "interactive": true})",
     R"({"flags": {"accelerator": "tpu", "devices": 8}, "hardware": {"tpu": true}, "interactive": true})",
     R"({"flags": {"accelerator": "hpu", "devices": 2, "strategy": "ddp"}, "hardware": {"hpu": true}})",
     R"({"flags": {"strategy": {"class": "IPUStrategy"}, "accelerator": "cpu"}, "hardware": {"ipu": true}})",
     R"({"flags": {"accelerator": "gpu", "strategy": "ddp2", "devices": 2}, "hardware": {"cuda_devices": 2}})",
-    R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"TORCHELASTIC_RUN_ID": "1", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "2", "GROUP_RANK": "0"}})",
-    R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"KUBERNETES_PORT": "1", "MASTER_ADDR": "a", "MASTER_PORT": "1", "WORLD_SIZE": "2", "RANK": "0"}})",
+    R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"TORCHELASTIC_RUN_ID": "1", "RANK": "0", "LOCAL_RANK": "0", )"
+      R"("WORLD_SIZE": "2", "GROUP_RANK": "0"}})",
+    R"({"flags": {"strategy": "ddp_spawn", "accelerator": "cpu", "devices": 2}, "env": {"KUBERNETES_PORT": "1", "MASTER_ADDR": "a", )"
+      R"("MASTER_PORT": "1", "WORLD_SIZE": "2", "RANK": "0"}})",
     R"({"flags": {"accelerator": "ddp_cpu", "devices": 1, "num_nodes": 2}})",
     R"({"flags": {"accelerator": "GPU"}})",
     R"({"flags": {"amp_backend": "bogus"}})",

@@ -47,7 +47,8 @@ TEST(JsonIo, BadPartsNameThePointerAndTheValue) {
       {R"({"flags": {"strategy": {"args": {}}}})", "/flags/strategy: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"args\":{}}"},
       {R"({"flags": {"strategy": {"class": 1}}})", "/flags/strategy: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"class\":1}"},
       {R"({"flags": {"strategy": {"class": "DDPStrategy", "args": [1]}}})", "/flags/strategy/args: must be an object, got [1]"},
-      {R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"x": {"y": 1}}}}})", "/flags/strategy/args/x: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"y\":1}"},
+      {R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"x": {"y": 1}}}}})",
+       "/flags/strategy/args/x: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"y\":1}"},
       {R"({"flags": {"devices": [0, {"a": 1}]}})", "/flags/devices/1: an object must be an instance {\"class\": \"Name\", \"args\": {...}}, got {\"a\":1}"},
   };
   for (const auto& [text, message] : cases) EXPECT_EQ(parse_error(text), message) << text;

@@ -138,7 +138,10 @@ std::vector<std::vector<std::uint16_t>> covering_array(const std::vector<std::ui
   std::vector<std::vector<std::uint16_t>> out;
   for (const auto& r : rows) {
     std::vector<std::uint16_t> row(static_cast<std::size_t>(n));
-    for (int k = 0; k < n; ++k) row[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = static_cast<std::uint16_t>(std::max(0, r[static_cast<std::size_t>(k)]));
+    for (int k = 0; k < n; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      row[static_cast<std::size_t>(order[i])] = static_cast<std::uint16_t>(std::max(0, r[i]));
+    }
     out.push_back(std::move(row));
   }
   return out;

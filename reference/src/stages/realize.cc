@@ -127,7 +127,9 @@ bool exclusive_late(Ctx& c) {
   c.fire(RuleId::kExclusiveLate);
   return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_allowed(need)),
                                                          fld("strategy_class", row(*c.strategy_cls).cls), fld("accelerator", c.accel.repr()),
-                                                         fld("strategy", c.in.flags.strategy.is_none() ? PyValue::string(std::string(c.strategy_name)) : c.in.flags.strategy)});
+                                                         fld("strategy", c.in.flags.strategy.is_none()
+                                                                             ? PyValue::string(std::string(c.strategy_name))
+                                                                             : c.in.flags.strategy)});
 }
 
 }  // namespace

@@ -47,7 +47,8 @@ bool validate(Ctx& c) {
   if (!c.pol.sharded_apex_owned_by_strategy && (is16(p) || isbf16(p)) && c.amp_type == "apex" &&
       (amp == AmpGroup::kSharded || amp == AmpGroup::kFullySharded)) {
     c.fire(RuleId::kShardedApex);
-    return c.fail(DiagCode::kShardedApex, {fld("strategy", PyValue::string(std::string(c.strategy_name))), fld("precision", p), fld("amp_backend", amp_backend_shown(c)),
+    return c.fail(DiagCode::kShardedApex, {fld("strategy", PyValue::string(std::string(c.strategy_name))), fld("precision", p),
+                                           fld("amp_backend", amp_backend_shown(c)),
                                            fld("owner", row(*c.strategy_cls).cls), fld("allowed", "'native'")});
   }
   return true;

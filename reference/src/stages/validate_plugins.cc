@@ -117,7 +117,8 @@ bool absorb_strategy_instance(Ctx& c) {
     if (c.accel.kind != AcceleratorFlag::Kind::kUnset) {
       c.fire(RuleId::kStrategyInstanceAccelerator);
       return c.fail(DiagCode::kStrategyComponentTwice,
-                    {fld("component", "accelerator"), fld("strategy", s.inst->cls), fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
+                    {fld("component", "accelerator"), fld("strategy", s.inst->cls),
+                     fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
     }
     if (acc.is_str()) {
       if (!strategy_accelerator_name(c, acc)) return false;
@@ -205,7 +206,8 @@ bool construct(Ctx& c, const PyValue& v) {
       c.fire(RuleId::kInstanceArguments);
       std::string accepted;
       for (const auto& name : split_cell(takes)) accepted += (accepted.empty() ? "" : ", ") + name;
-      return c.fail(DiagCode::kInstanceArgument, {fld("class", v.inst->cls), fld("argument", k), fld("accepted", accepted.empty() ? "no arguments" : accepted)});
+      return c.fail(DiagCode::kInstanceArgument,
+                    {fld("class", v.inst->cls), fld("argument", k), fld("accepted", accepted.empty() ? "no arguments" : accepted)});
     }
   }
   if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);

@@ -23,7 +23,8 @@ TEST(Realize, WorldRanks) {
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o.plan().cluster_environment.world_size, 4);
   EXPECT_EQ(o.plan().cluster_environment.global_rank, 3);
-  auto te = run(R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "ddp"}, "env": {"TORCHELASTIC_RUN_ID": "1", "RANK": "3", "LOCAL_RANK": "1", "WORLD_SIZE": "4", "GROUP_RANK": "1"}})");
+  auto te = run(R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "ddp"}, "env": {"TORCHELASTIC_RUN_ID": "1", "RANK": "3", )"
+    R"("LOCAL_RANK": "1", "WORLD_SIZE": "4", "GROUP_RANK": "1"}})");
   EXPECT_EQ(te.plan().cluster_environment.world_size, 4);
   EXPECT_EQ(te.plan().cluster_environment.global_rank, 3);
   EXPECT_THAT(run(R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "ddp"}, "env": {"TORCHELASTIC_RUN_ID": "1"}})"),

@@ -18,7 +18,8 @@ TEST(Select, AutoPriorityAndAvailability) {
 TEST(Select, MalformedDevicesGiveTypedErrors) {
   struct Row { const char* devices; DiagCode code; };
   for (const Row& r : {Row{"-1", DiagCode::kCpuDevicesInvalid}, Row{"\"abc\"", DiagCode::kCpuDevicesInvalid},
-                       Row{"[1, 2]", DiagCode::kCpuDevicesInvalid}, Row{"18446744073709551615", DiagCode::kValueOutOfRange}, Row{"1e30", DiagCode::kCpuDevicesInvalid}}) {
+                       Row{"[1, 2]", DiagCode::kCpuDevicesInvalid}, Row{"18446744073709551615", DiagCode::kValueOutOfRange},
+                       Row{"1e30", DiagCode::kCpuDevicesInvalid}}) {
     auto o = run(std::string(R"({"flags": {"accelerator": "cpu", "devices": )") + r.devices + "}}");
     EXPECT_THAT(o, FailsWith(r.code, Fields{"flag", "value"})) << r.devices;
   }
@@ -38,13 +39,15 @@ TEST(Select, GpuParserForms) {
 }
 
 TEST(Select, SlurmManagesOnlyWhenCountsMatch) {
-  auto o = run(R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "0x2", "SLURM_PROCID": "1", "SLURM_LOCALID": "1", "SLURM_NODEID": "0"}})");
+  auto o = run(R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "0x2", "SLURM_PROCID": "1", "SLURM_LOCALID": "1", )"
+    R"("SLURM_NODEID": "0"}})");
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o.plan().cluster_environment.cls, "SLURMEnvironment");
   EXPECT_EQ(o.plan().strategy.name, "ddp");  // the default ddp_spawn falls back under SLURM (A6.2.2)
   EXPECT_TRUE(std::none_of(o.notes.begin(), o.notes.end(), [](const Diagnostic& d) { return d.code == DiagCode::kStrategyClusterFallback; }))
       << "the default is not the user's choice, so replacing it is not a fallback";
-  auto asked = run(R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "ddp_spawn"}, "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})");
+  auto asked = run(R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "ddp_spawn"}, "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "0", )"
+    R"("SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})");
   EXPECT_THAT(asked, ResolvesTo("ddp"));
   EXPECT_THAT(asked, Warns(DiagCode::kStrategyClusterFallback));
   EXPECT_EQ(o.plan().cluster_environment.global_rank, 1);
@@ -86,7 +89,8 @@ TEST(Select, PrecisionOnCpuBecomesBf16WithAWarning) {
 }
 
 TEST(Select, ShardedApexIsOwnedByTheStrategyInSpec) {
-  const char* c = R"({"flags": {"strategy": "ddp_sharded", "precision": 16, "amp_backend": "apex", "accelerator": "gpu", "devices": 2}, "hardware": {"cuda_devices": 2}})";
+  const char* c = R"({"flags": {"strategy": "ddp_sharded", "precision": 16, "amp_backend": "apex", "accelerator": "gpu", "devices": 2}, )"
+    R"("hardware": {"cuda_devices": 2}})";
   EXPECT_EQ(run(c).error().field("owner"), "DDPShardedStrategy");
   EXPECT_EQ(run(c).trace.back(), RuleId::kStrategyAmpBackends);
   EXPECT_EQ(run(c, kL16).trace.back(), RuleId::kShardedApex);
