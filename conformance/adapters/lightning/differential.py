@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Differential run: real Lightning (through adapter.py) against accord's reference, case by case.
 
-    ACCORD_LIGHTNING_ROOT=/work/oracle /usr/bin/python3 differential.py --accord build/bin/accord [--cache DIR]
+    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 differential.py --accord build/bin/accord [--cache DIR]
 
 Generates systematic grids (accelerator x strategy x devices x hardware, cluster environments, precision x amp,
 plugins, legacy device flags, determinism, interactive, instances) plus seeded random samples, runs them through
@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 
 # ---------------------------------------------------------------------------------------------------- vocabularies
-STRATEGY_NAMES = [  # the 28 registered names of 1.6.5 (behaviour A13)
+STRATEGY_NAMES = [  # the 28 registered names of 1.6.5 (StrategyRegistry.available_strategies())
     "ddp", "ddp_find_unused_parameters_false", "ddp_spawn", "ddp_spawn_find_unused_parameters_false", "ddp2", "dp",
     "ddp_sharded", "ddp_sharded_find_unused_parameters_false", "ddp_sharded_spawn",
     "ddp_sharded_spawn_find_unused_parameters_false", "ddp_fully_sharded", "fsdp", "deepspeed", "deepspeed_stage_1",
@@ -487,7 +487,7 @@ def _xla_process_property(c, lo, d):
 
 EXPLAINED = {
     "lsf-rank-file": ("LSFEnvironment() reads the hosts in LSB_DJOB_RANKFILE and looks this host up there; the oracle "
-                      "machine has no such file, the model assumes a readable one (A5)", _lsf_without_rank_file),
+                      "machine has no such file, the model assumes a readable one (LSFEnvironment._read_hosts)", _lsf_without_rank_file),
     "torch-gradscaler-warning": ("torch's own UserWarning when a CUDA grad scaler is built without CUDA (a "
                                  "NativeMixedPrecisionPlugin on device cuda on a CPU box); not a connector message",
                                  _torch_gradscaler_warning),
@@ -757,7 +757,7 @@ QUIRKS = [
      "matches no plugin: RuntimeError 'No precision set'", case({"precision": "16", "accelerator": "gpu"},
                                                                 hw={"cuda_devices": 1}), []),
     ("strategy", "gpu-accelerator-instance-single-device-on-cpu", "accelerator=GPUAccelerator() with 1 device: the "
-     "default SingleDeviceStrategy compares the flag to 'gpu' and gets device cpu (A11.14)",
+     "default SingleDeviceStrategy compares the flag to 'gpu' and gets device cpu (_choose_strategy)",
      case({"accelerator": "GPUAccelerator", "devices": 1}, hw={"cuda_devices": 1}), ["strategy.root_device"]),
     ("strategy", "dp-on-cpu-warning-silenced-off-rank-zero", "strategy='dp' on CPU with RANK=1: the fallback to ddp "
      "is silent on that rank (rank_zero_warn)", case({"strategy": "dp", "accelerator": "cpu"}, env={"RANK": "1"}),
@@ -929,7 +929,7 @@ def main():
     ap.add_argument("--accord", default=os.path.join(REPO, "build", "bin", "accord"),
                     help="the accord binary (its `resolve --batch --profile P` is the reference)")
     ap.add_argument("--lightning", default="1.6", choices=["1.6", "2.x"])
-    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", "/work/oracle"))
+    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
     ap.add_argument("--profile", default="lightning-1.6")
     ap.add_argument("--grids", default=",".join(GRIDS), help="comma separated: " + ",".join(GRIDS))
     ap.add_argument("--random", type=int, default=20000, help="random cases (0: none)")
