@@ -23,8 +23,8 @@ namespace cf = accord::conformance;
 namespace df = accord::differential;
 
 struct DifferentialOptions {
-  std::string impl, against = "reference", profile = reference::profile_name(reference::default_profile()), impl_profile, against_profile, out, expect_from = "against",
-      origin = "regression-snapshot";
+  std::string impl, against = "reference", profile = reference::profile_name(reference::default_profile()), impl_profile,
+      against_profile, out, expect_from = "against", origin = "regression-snapshot";
   int cases = 1000;
   std::uint64_t seed = 1;
   double timeout = 10;

@@ -12,7 +12,8 @@ using reference::Case;
 using reference::PyValue;
 using Kind = reference::PyValue::Kind;
 
-// The legacy device flags in Lightning's mapping order (A4.6).
+// The legacy device flags in Lightning's mapping order
+// (_map_deprecated_devices_specfic_info_to_accelerator_and_device_flag).
 constexpr std::array<PyValue reference::UserFlags::*, 4> kLegacyFlags = {
     &reference::UserFlags::num_processes, &reference::UserFlags::gpus, &reference::UserFlags::ipus,
     &reference::UserFlags::tpu_cores};

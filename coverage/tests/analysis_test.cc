@@ -144,7 +144,7 @@ TEST(Analysis, CellsAreCoveredUncoveredImpossibleOrNotApplicable) {
   ASSERT_FALSE(tpu64.errors.empty());
   EXPECT_EQ(tpu64.errors[0].error, "err_tpu_precision_64 (select.precision-tpu-64)");
   EXPECT_GT(tpu64.probes, 0);
-  // spec: dp needs a GPU accelerator (seed 4b); lightning-1.6 falls back to ddp instead.
+  // spec: dp needs a GPU accelerator (decision 4b); lightning-1.6 falls back to ddp instead.
   EXPECT_EQ(cell(p, Dim::kAccelerator, "cpu", Dim::kStrategy, "dp").status, CellStatus::kImpossible);
   EXPECT_EQ(cell(p, Dim::kHardware, "cpu-only", Dim::kAccelerator, "gpu").status, CellStatus::kImpossible);
   EXPECT_EQ(cell(p, Dim::kLegacy, "gpus", Dim::kDevicesForm, "absent").status, CellStatus::kNotApplicable);

@@ -47,7 +47,7 @@ rc::Gen<PyValue> gen_accelerator_flag() {
       {10, names(accelerator_flag_names(), false)},
       {1, names(class_names_of(ref::ClassKind::kAccelerator), true)},
       {1, wrong_case},
-      {1, names(strategy_flag_names(), false)},  // the deprecated accelerator=<strategy name> (A2 3.3)
+      {1, names(strategy_flag_names(), false)},  // the deprecated accelerator=<strategy name> (_check_config_and_set_final_flags)
       {1, elems({"ddp_cpu", "cuda", "mps", "npu", ""})},
       {1, elems({nullptr, 1, true, json::array({"gpu"}), "DDPStrategy", "SLURMEnvironment", json{{"class", "MyAccelerator"}}}, true)},
   });

@@ -1,12 +1,12 @@
 // determinism_flags_props.cc: the plan's torch determinism settings agree with the flags.
 //
-// spec (seed item 10): deterministic None leaves the algorithms alone (off, not warn-only, cudnn
+// spec (decision 10): deterministic None leaves the algorithms alone (off, not warn-only, cudnn
 // deterministic untouched); True/"warn" turn them on ("warn": warn-only) and cudnn.deterministic on;
 // False turns both off. benchmark None keeps the process-wide cudnn.benchmark unless deterministic is
 // truthy (then off); True/False are taken as given; True with deterministic truthy warns.
 // CUBLAS_WORKSPACE_CONFIG=":4096:8" iff deterministic is truthy; HOROVOD_FUSION_THRESHOLD="0" iff
 // also the strategy is horovod.
-// lightning-1.6 (1.6.5, D8): the same, except that "warn" is invalid, cudnn.deterministic is never
+// lightning-1.6 (1.6.5 __init__ and _init_deterministic): the same, except that "warn" is invalid, cudnn.deterministic is never
 // set, and HOROVOD_FUSION_THRESHOLD comes with every truthy deterministic.
 // Any other value of either flag is an error naming it.
 #include <algorithm>
@@ -51,7 +51,7 @@ void determinism_flags(Case c, Profile p) {
   bool det = d.truthy();
   bool warned = false;
   for (const auto& n : o.notes) warned = warned || n.code == DiagCode::kBenchmarkWithDeterministic;
-  // lightning-1.6 drops rank_zero_* notes on a non-zero rank (D5); the trace says when it did.
+  // lightning-1.6 drops rank_zero_* notes on a non-zero rank (rank_zero.py _get_rank); the trace says when it did.
   bool gated = std::find(o.trace.begin(), o.trace.end(), reference::RuleId::kRankZeroOnly) != o.trace.end();
   if (!gated) RC_ASSERT(warned == (det && b.truthy()));
   RC_PRE(o.ok());

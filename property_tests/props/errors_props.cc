@@ -1,4 +1,4 @@
-// errors_props.cc: every error names the flags its rule concerns (seed 7).
+// errors_props.cc: every error names the flags its rule concerns (decision 7).
 //
 // For every error outcome: the error has fields; every `{field}` of its message template is filled
 // (no `<?>` in the message); and every field value appears in the rendered message, so the user sees

@@ -1,4 +1,4 @@
-// fallbacks_props.cc: in `spec`, every kept fallback announces itself with a warning (seed 4f).
+// fallbacks_props.cc: in `spec`, every kept fallback announces itself with a warning (decision 4f).
 //
 // - a string strategy flag whose resolved strategy differs from it (lower-cased) has a warning whose
 //   fields quote the flag (warn_strategy_cluster_fallback is the only fallback spec keeps);

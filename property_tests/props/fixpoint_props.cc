@@ -10,21 +10,21 @@
 // Exclusions, each for a documented reason:
 //   - a strategy instance anywhere (strategy, accelerator or plugins): its components and parameters
 //     (cluster_environment, precision_plugin, parallel_devices, ...) are not part of the plan's name;
-//   - accelerator instances in lightning-1.6: 1.6.5 does not match instances by kind (A11.14), so
+//   - accelerator instances in lightning-1.6: 1.6.5 does not match instances by kind (_choose_strategy), so
 //     `CPUAccelerator()` and `accelerator="cpu"` legitimately differ (e.g. precision 16 on CPU);
 //   - accelerator="ddp_cpu" in lightning-1.6: the accelerator becomes CPU after the devices were parsed
-//     for the GPU flags (A11.5), so the plan can hold GPU ids on a CPU accelerator (`devices=[0]`);
-//   - a precision plugin: precision= is not fed back (spec: same setting twice, seed 4a);
+//     for the GPU flags (1.6.5 _check_config_and_set_final_flags), so the plan can hold GPU ids on a CPU accelerator (`devices=[0]`);
+//   - a precision plugin: precision= is not fed back (spec: same setting twice, decision 4a);
 //   - precision written as the flag was (same text, e.g. the string "16"): fed back unchanged, since
-//     1.6.5 tells "16" from 16 (A14.1) and only the latter meets the apex-on-CPU check;
+//     1.6.5 tells "16" from 16 (_check_and_init_precision) and only the latter meets the apex-on-CPU check;
 //   - a precision value that is not a flag spelling (DeepSpeed reports the raw flag: precision=None
-//     gives 'None' in 1.6.5, A7.2; apex reports 'mixed') is fed back as the original flag;
-//   - precision 16 that fell back to bf16 (CPU, TPU; A7.2) is fed back as given: 'bf16' has its own
-//     amp_backend check (err_bf16_requires_native, A7.1) that 16 never meets (apex is ignored there);
-//   - tpu_spawn and single_tpu are not constructible by name (err_strategy_tpu_spawn, A15; single_tpu
-//     needs a device, A6.4): strategy= stays unset and the default rule must pick the same one; a
+//     gives 'None' in 1.6.5, _check_and_init_precision; apex reports 'mixed') is fed back as the original flag;
+//   - precision 16 that fell back to bf16 (CPU, TPU; _check_and_init_precision) is fed back as given: 'bf16' has its own
+//     amp_backend check (err_bf16_requires_native, _validate_precision_choice) that 16 never meets (apex is ignored there);
+//   - tpu_spawn and single_tpu are not constructible by name (err_strategy_tpu_spawn; single_tpu
+//     needs a device, _init_strategy): strategy= stays unset and the default rule must pick the same one; a
 //     TPU strategy on another accelerator (only reachable as the deprecated accelerator="tpu_spawn",
-//     A2 3.3) has no name to feed back and is excluded.
+//     _check_config_and_set_final_flags) has no name to feed back and is excluded.
 #include "prop_util.h"
 
 #include "accord/reference/registry.h"

@@ -2,10 +2,10 @@
 //
 // Strategy (both profiles, 1.6.1+ lower-cases the flag): any casing of a registered name gives the
 // same result, error code and note codes as the lower-case name. Error fields may differ: they quote
-// the flag as the user wrote it (seed 7).
+// the flag as the user wrote it (decision 7).
 // Accelerator, spec: a wrong-case name is err_accelerator_unknown listing every valid name, unless an
 // earlier stage already fails, which it then does identically without the accelerator flag.
-// Accelerator, lightning-1.6: a wrong-case name is silently ignored (A11.2): the outcome equals the
+// Accelerator, lightning-1.6: a wrong-case name is silently ignored (1.6.5 _check_config_and_set_final_flags): the outcome equals the
 // outcome without the flag, apart from the trace.
 #include "prop_util.h"
 

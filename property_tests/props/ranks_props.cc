@@ -7,12 +7,12 @@
 //   local_rank < num_processes and node_rank < num_nodes. DDP2 runs one process per node: world =
 //   num_nodes, global = node_rank. Without world ranks: world 1, rank 0.
 // - Environments that read their ranks (SLURM, TorchElastic, Kubeflow, LSF, Bagua) report exactly
-//   the values of their variables (behaviour A5, PL 1.6.5 plugins/environments/*.py).
+//   the values of their variables (PL 1.6.5 plugins/environments/*.py).
 // - SLURM managing the tasks with a world-ranking strategy: SLURM_NTASKS = num_nodes x num_processes
 //   (when world_size is readable: the managing check accepts "0x2", the world size reader does not).
 // - An environment that creates processes externally never gets the subprocess launcher.
 // - At least one process, except for IPU/HPU device counts that 1.6.5 passes through unchecked
-//   (devices=-1 gives range(-1) = no devices; A4.4/A4.5; the spec profile is silent, so it agrees).
+//   (devices=-1 gives range(-1) = no devices: IPUAccelerator/HPUAccelerator.get_parallel_devices; the spec profile is silent, so it agrees).
 #include <map>
 
 #include "prop_util.h"
@@ -90,7 +90,7 @@ void ranks(const Case& c, Profile p) {
   const auto& plan = o.plan();
   const auto& ce = plan.cluster_environment;
   RC_TAG(ce.cls, world_ranking(plan) ? "world-ranking" : "single");
-  // IPU/HPU pass a negative count through (A4.4, A4.5: range(-1) is empty): no devices, no processes.
+  // IPU/HPU pass a negative count through (get_parallel_devices: range(-1) is empty): no devices, no processes.
   RC_CLASSIFY(plan.parallel_devices.empty(), "no parallel devices (IPU/HPU negative count)");
   if (!plan.parallel_devices.empty()) RC_ASSERT(plan.num_processes >= 1);
   if (ce.creates_processes_externally) RC_ASSERT(plan.launcher.kind != "subprocess_script");

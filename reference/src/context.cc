@@ -25,7 +25,7 @@ std::string AcceleratorFlag::repr() const {
 }
 
 namespace {
-// PL 1.6.5 utilities/rank_zero.py _get_rank (D5): the first of RANK, LOCAL_RANK, SLURM_PROCID, JSM_NAMESPACE_RANK
+// PL 1.6.5 utilities/rank_zero.py _get_rank: the first of RANK, LOCAL_RANK, SLURM_PROCID, JSM_NAMESPACE_RANK
 // that is set, else 0. A value int() cannot read is taken as 0 (Lightning would fail to import).
 bool process_is_rank_zero(const Ctx& c) {
   for (const char* k : {"RANK", "LOCAL_RANK", "SLURM_PROCID", "JSM_NAMESPACE_RANK"})
@@ -35,7 +35,7 @@ bool process_is_rank_zero(const Ctx& c) {
 }  // namespace
 
 void Ctx::note(DiagCode code, std::vector<Field> f) {
-  // Every connector note is a rank_zero_warn/deprecation/info except the auto-select log line (D4: plain logger).
+  // Every connector note is a rank_zero_warn/deprecation/info except the auto-select log line (_set_devices_flag_if_auto_select_gpus_passed: a plain logger).
   if (pol.rank_zero_gating && code != DiagCode::kAutoSelectGpus && !process_is_rank_zero(*this)) {
     if (std::find(trace.begin(), trace.end(), RuleId::kRankZeroOnly) == trace.end()) fire(RuleId::kRankZeroOnly);
     return;

@@ -1,5 +1,5 @@
-// env_defaults_test.cc: PL_TRAINER_<FLAG> defaults (SPEC validate.trainer-env-defaults, behaviour A1
-// pre-processing 1): which flags the environment fills, and how a value is read as a Python literal.
+// env_defaults_test.cc: PL_TRAINER_<FLAG> defaults (SPEC validate.trainer-env-defaults;
+// PL 1.6.5 utilities/argparse.py _defaults_from_env_vars): which flags the environment fills, and how a value is read as a Python literal.
 #include <algorithm>
 
 #include "test_util.h"

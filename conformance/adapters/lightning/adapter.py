@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """accord protocol adapter for the REAL Lightning accelerator connector (1.6.5 or 2.x).
 
-    ACCORD_LIGHTNING_ROOT=/work/oracle /usr/bin/python3 adapter.py --lightning 1.6|2.x
+    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 adapter.py --lightning 1.6|2.x
 
 Reads JSON-lines requests on stdin and answers on stdout (conformance/PROTOCOL.md). Only the connector is built
 (1.6: AcceleratorConnector, 2.x: _AcceleratorConnector) with the Trainer's defaults for absent flags.
@@ -188,7 +188,7 @@ class Adapter:
                     fields[name] = v
 
     def device_flag(self, flags):
-        """The flag whose value reached the device parser (1.6 legacy flags win, A4.6)."""
+        """The flag whose value reached the device parser (1.6 legacy flags win: _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag)."""
         if self.ora.major == "1.6":
             for name in ("num_processes", "gpus", "ipus", "tpu_cores"):
                 v = flags.get(name)
@@ -220,7 +220,7 @@ class Adapter:
             params = ora.strategy_init_params(flag)
         elif id(strat) in self.params:  # an instance from the case: the arguments the case gave
             params = self.params[id(strat)]
-        else:  # built by the connector (A6.1): only the single-device strategies get an argument, `device`
+        else:  # built by the connector (_choose_strategy): only the single-device strategies get an argument, `device`
             params = {}
         if "Single" in type(strat).__name__ and "device" not in (params or {}):  # SingleDevice/TPU/HPU: their device
             params = dict(params or {}, device=safe(lambda: str(strat.root_device)))
@@ -374,7 +374,7 @@ def serve(major, inp, out):
                 if req.get("protocol") != PROTOCOL:
                     reply = {"ok": False, "error": f"unsupported protocol {req.get('protocol')!r}; speaks {PROTOCOL}"}
                 else:
-                    ora = ora or oracle_mod.load(major, os.environ.get("ACCORD_LIGHTNING_ROOT", "/work/oracle"))
+                    ora = ora or oracle_mod.load(major, os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
                     if ora is None:
                         reply = {"ok": False, "error": f"cannot import Lightning {major}: {oracle_mod.import_error}"}
                     else:

@@ -6,7 +6,9 @@ wins; its named groups become the diagnostic's fields. Options:
           e.g. `int()` failures in the device parser vs in the cluster environment)
   type    regex the exception class name must match
   fields  constant fields added to the captured ones
-Comments name the rows of the behaviour inventory (A9/A10 for 1.6, B9/B10 for 2.x). Unmatched exceptions become
+Comments name the Lightning function that raises or logs the message: 1.6.5 first, then 2.x (tag 2.2.5)
+where it differs. Bare names are methods of the connector (1.6.5 pytorch_lightning/trainer/connectors/
+accelerator_connector.py, 2.x src/lightning/pytorch/trainer/connectors/accelerator_connector.py). Unmatched exceptions become
 `err_unmapped`, unmatched warnings `warn_unmapped`, unmatched log records `info_unmapped`.
 """
 import re
@@ -15,63 +17,63 @@ _DEVICE_PARSE = r"parse|_normalize|_sanitize|_check_data_type|_check_unique|devi
 _ENV_READ = r"world_size|global_rank|local_rank|node_rank|_is_slurm_managing_tasks|detect|__init__|_read_hosts"
 
 TABLE = [
-    # ---- device parsing (E1-E5, E26, E27, E50, E52, B4)
-    (r"Device IDs? ?'?s? \(GPU/TPU\) must be (an )?int", "err_devices_type"),  # E1, B4.1
-    (r"GPUs requested but none are available", "err_gpus_none_available"),  # E2
-    (r"Device ID's \(GPU\) must be unique", "err_gpu_ids_not_unique"),  # E3
+    # ---- device parsing
+    (r"Device IDs? ?'?s? \(GPU/TPU\) must be (an )?int", "err_devices_type"),  # device_parser.parse_gpu_ids; 2.x device_parser._check_data_type
+    (r"GPUs requested but none are available", "err_gpus_none_available"),  # device_parser.parse_gpu_ids
+    (r"Device ID's \(GPU\) must be unique", "err_gpu_ids_not_unique"),  # device_parser.parse_gpu_ids
     (r"You requested gpu: (?P<requested>\[.*?\])\s*But your machine only has: (?P<available>\[.*?\])",
-     "err_gpu_ids_unavailable"),  # E4
-    (r"`tpu_cores` can only be 1, 8 or \[<1-8>\]", "err_tpu_cores_invalid"),  # E5
-    (r"`devices` can only be 'auto', 1, .* for TPUs", "err_tpu_cores_invalid"),  # B4.2
-    (r"Could not parse the selected TPU devices", "err_devices_not_int"),  # B4.2
-    (r"`devices` selected with `CPUAccelerator` should be an int > 0", "err_cpu_devices_invalid"),  # E26, B4.3
-    (r"`devices` for `HPUAccelerator` must be int, string or None", "err_hpu_devices_type"),  # E27
+     "err_gpu_ids_unavailable"),  # device_parser.parse_gpu_ids
+    (r"`tpu_cores` can only be 1, 8 or \[<1-8>\]", "err_tpu_cores_invalid"),  # device_parser.parse_tpu_cores
+    (r"`devices` can only be 'auto', 1, .* for TPUs", "err_tpu_cores_invalid"),  # 2.x xla._check_tpu_devices_valid
+    (r"Could not parse the selected TPU devices", "err_devices_not_int"),  # 2.x xla._check_tpu_devices_valid
+    (r"`devices` selected with `CPUAccelerator` should be an int > 0", "err_cpu_devices_invalid"),  # device_parser.parse_cpu_cores; 2.x cpu._parse_cpu_cores
+    (r"`devices` for `HPUAccelerator` must be int, string or None", "err_hpu_devices_type"),  # device_parser.parse_hpus
     (r"You requested (?P<requested>-?\d+) GPUs but your machine only has (?P<available>\d+) GPUs",
-     "err_auto_select_gpus_too_many"),  # E52
-    (r"^No GPUs available\.", "err_auto_select_gpus_none_free"),  # D4
-    (r"'NoneType' object is not iterable", "err_gpu_devices_none", {"where": r"get_parallel_devices"}),  # E50
+     "err_auto_select_gpus_too_many"),  # auto_gpu_select.pick_multiple_gpus
+    (r"^No GPUs available\.", "err_auto_select_gpus_none_free"),  # auto_gpu_select.pick_single_gpu
+    (r"'NoneType' object is not iterable", "err_gpu_devices_none", {"where": r"get_parallel_devices"}),  # GPUAccelerator.get_parallel_devices
     (r"'\w+' object cannot be interpreted as an integer", "err_devices_type",
-     {"where": r"get_parallel_devices"}),  # A4.4: IPU devices go to range() unparsed ("-1", [0], 1.5)
+     {"where": r"get_parallel_devices"}),  # IPUAccelerator.get_parallel_devices: devices go to range() unparsed ("-1", [0], 1.5)
     (r"invalid literal for int\(\) with base 10", "err_num_nodes_invalid",
      {"where": r"_check_device_config_and_set_final_flags"}),  # int(num_nodes)
     (r"int\(\) argument must be", "err_num_nodes_invalid", {"where": r"_check_device_config_and_set_final_flags"}),
-    (r"invalid literal for int\(\) with base 10", "err_devices_not_int", {"where": _DEVICE_PARSE}),  # A4.1 step 2
-    # ---- flag validation (E7-E23, B9 P1-P17)
-    (r"`Trainer\(strategy='ddp_cpu'\)` is not a valid strategy", "err_strategy_ddp_cpu"),  # E7
-    (r"`Trainer\(strategy='tpu_spawn'\)` is not a valid strategy", "err_strategy_tpu_spawn"),  # E8
+    (r"invalid literal for int\(\) with base 10", "err_devices_not_int", {"where": _DEVICE_PARSE}),  # device_parser._normalize_parse_gpu_string_input
+    # ---- flag validation
+    (r"`Trainer\(strategy='ddp_cpu'\)` is not a valid strategy", "err_strategy_ddp_cpu"),  # _check_config_and_set_final_flags
+    (r"`Trainer\(strategy='tpu_spawn'\)` is not a valid strategy", "err_strategy_tpu_spawn"),  # _check_config_and_set_final_flags
     (r"Incompatible values set in `strategy` and `accelerator` arguments.*?"
      r"Received both strategy=(?P<strategy>.*) and accelerator=(?P<accelerator>.*)",
-     "err_strategy_accelerator_conflict"),  # E9
+     "err_strategy_accelerator_conflict"),  # _check_config_and_set_final_flags
     (r"strategy (?P<strategy>.*?) already set through `strategy` flag, but have also passed (?P<accelerator>.*?) "
-     r"in through the accelerator flag", "err_strategy_accelerator_conflict"),  # E10 (the strategy may be '' or a repr)
+     r"in through the accelerator flag", "err_strategy_accelerator_conflict"),  # _check_config_and_set_final_flags (the strategy may be '' or a repr)
     (r"You have passed `Trainer\(strategy=(?P<strategy>.*?)\)` and you can only specify one strategy, "
-     r"but you have passed (?P<plugin>.*) as a plugin", "err_strategy_in_plugins"),  # E11
+     r"but you have passed (?P<plugin>.*) as a plugin", "err_strategy_in_plugins"),  # _check_config_and_set_final_flags
     (r"Precision (?P<precision>.*?) is invalid\. Allowed precision values: (?P<allowed>\(.*?\))",
-     "err_precision_invalid"),  # E12, P4
+     "err_precision_invalid"),  # _check_config_and_set_final_flags; 2.x fabric connector._convert_precision_to_unified_args
     (r"You set `Trainer\(sync_batchnorm=True\)` and provided a `(?P<plugin>\w+)` plugin",
-     "err_sync_batchnorm_layer_sync"),  # E13, P5
-    (r"Found invalid type for plugin (?P<plugin>.*?)\. Expected one of", "err_plugin_invalid"),  # E14, P6
-    (r"Received multiple values for (?P<kinds>.*?) flags in `plugins`", "err_plugins_duplicate"),  # E15, P7
-    (r"Received both `precision=(?P<first>.*?)` and `plugins=(?P<second>.*?)`", "err_flag_conflict"),  # P8
+     "err_sync_batchnorm_layer_sync"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)
+    (r"Found invalid type for plugin (?P<plugin>.*?)\. Expected one of", "err_plugin_invalid"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)
+    (r"Received multiple values for (?P<kinds>.*?) flags in `plugins`", "err_plugins_duplicate"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)
+    (r"Received both `precision=(?P<first>.*?)` and `plugins=(?P<second>.*?)`", "err_flag_conflict"),  # 2.x _check_config_and_set_final_flags
     (r"(?P<component>accelerator|precision|checkpoint_io|cluster_environment) set through both strategy class "
-     r"and (?P<other>.*?), choose one", "err_strategy_component_twice"),  # E16-E19, P9-P12
+     r"and (?P<other>.*?), choose one", "err_strategy_component_twice"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)
     (r"(?P<device_type>CPU|GPU) parallel_devices set through (?P<strategy>\w+) class, "
-     r"but accelerator set to (?P<accelerator>.*?), please choose", "err_parallel_devices_conflict"),  # E20, E21
+     r"but accelerator set to (?P<accelerator>.*?), please choose", "err_parallel_devices_conflict"),  # _check_config_and_set_final_flags
     (r"You have asked for `amp_level=(?P<amp_level>.*?)` but it's only supported with `amp_backend='apex'`",
-     "err_amp_level_without_apex"),  # E22
+     "err_amp_level_without_apex"),  # _check_config_and_set_final_flags
     (r"`Trainer\(devices=(?P<devices>.*?)\)` value is not a valid input using (?P<accelerator>.*?) accelerator",
-     "err_devices_zero"),  # E51, P17
-    (r"You passed `devices=(?P<devices>.*?)` but haven't specified", "err_devices_auto_without_accelerator"),  # E23
+     "err_devices_zero"),  # _check_device_config_and_set_final_flags (1.6.5 and 2.x)
+    (r"You passed `devices=(?P<devices>.*?)` but haven't specified", "err_devices_auto_without_accelerator"),  # _check_device_config_and_set_final_flags
     (r"When passing string value for the `accelerator` argument of `Trainer`, it can only be one of "
-     r"(?P<allowed>.*)\.", "err_accelerator_unknown"),  # E24
+     r"(?P<allowed>.*)\.", "err_accelerator_unknown"),  # _set_parallel_devices_and_init_accelerator
     (r"You selected an invalid accelerator name: `accelerator=(?P<accelerator>.*?)`\. "
-     r"Available names are: (?P<allowed>.*?)\.$", "err_accelerator_unknown"),  # P2
+     r"Available names are: (?P<allowed>.*?)\.$", "err_accelerator_unknown"),  # 2.x _check_config_and_set_final_flags
     (r"(?P<strategy>'.*?') not found in registry\. Available names: (?P<allowed>.*)", "err_strategy_unknown",
-     {"type": "KeyError"}),  # E31
-    (r"You selected an invalid strategy name: `strategy=(?P<strategy>'.*?')`", "err_strategy_unknown"),  # P1
+     {"type": "KeyError"}),  # StrategyRegistry.get
+    (r"You selected an invalid strategy name: `strategy=(?P<strategy>'.*?')`", "err_strategy_unknown"),  # 2.x _check_config_and_set_final_flags
     (r"You selected an invalid strategy name: `strategy=(?P<strategy>.*?)`\. It must", "err_strategy_invalid_type"),
-    (r"'AcceleratorConnector' object has no attribute 'strategy'", "err_strategy_invalid_type"),  # E32
-    (r"`num_nodes` must be a positive integer, but got (?P<num_nodes>.*?)\.$", "err_num_nodes_invalid"),  # P16
+    (r"'AcceleratorConnector' object has no attribute 'strategy'", "err_strategy_invalid_type"),  # _init_strategy
+    (r"`num_nodes` must be a positive integer, but got (?P<num_nodes>.*?)\.$", "err_num_nodes_invalid"),  # 2.x _check_device_config_and_set_final_flags
     (r"deterministic_algorithms\(\): argument", "err_deterministic_invalid"),  # torch rejects a non-bool (1.6 "warn")
     (r"set_benchmark_cudnn expects a bool", "err_flag_type", {"fields": {"flag": "benchmark"}}),  # cudnn.benchmark
     (r".*", "err_value_out_of_range", {"type": "MemoryError"}),  # a device list too long to build
@@ -80,32 +82,32 @@ TABLE = [
     (r"name 'hvd' is not defined", "err_package_missing",
      {"type": "NameError", "fields": {"package": "horovod", "component": "HorovodStrategy"}}),  # HorovodStrategy()
     (r"'NoneType' object has no attribute '(lower|value)'", "err_amp_backend_invalid",
-     {"where": r"from_str|_check_and_init_precision|_validate_precision_choice"}),  # A15.3 erratum, E38 quirk
-    # ---- accelerator / strategy state (E25, E28-E33, E47-E49, P15, P18, P21-P24, P30, P31)
+     {"where": r"from_str|_check_and_init_precision|_validate_precision_choice"}),  # LightningEnum.from_str on a non-str; the bf16 message on a None amp type
+    # ---- accelerator / strategy state
     (r"`?(?P<accelerator_class>\w+)`? can not run on your system since the accelerator is not available.*"
-     r"`Trainer`: (?P<available>.*?)\.$", "err_accelerator_unavailable"),  # E25, P18
-    (r"No supported gpu backend found!", "err_accelerator_unavailable", {"fields": {"accelerator": "'gpu'"}}),  # P15
-    (r"`accelerator='ddp_cpu'` is not supported on TPU machines", "err_ddp_cpu_on_tpu"),  # E28
-    (r"Horovod does not support setting num_nodes / num_gpus explicitly", "err_horovod_num_nodes"),  # E29
+     r"`Trainer`: (?P<available>.*?)\.$", "err_accelerator_unavailable"),  # _set_parallel_devices_and_init_accelerator (1.6.5 and 2.x)
+    (r"No supported gpu backend found!", "err_accelerator_unavailable", {"fields": {"accelerator": "'gpu'"}}),  # 2.x _choose_gpu_accelerator_backend
+    (r"`accelerator='ddp_cpu'` is not supported on TPU machines", "err_ddp_cpu_on_tpu"),  # _check_strategy_and_fallback
+    (r"Horovod does not support setting num_nodes / num_gpus explicitly", "err_horovod_num_nodes"),  # _handle_horovod
     (r"Requested `accelerator=\"horovod\"`, but Horovod is not installed", "err_package_missing",
-     {"fields": {"package": "horovod", "component": "HorovodStrategy"}}),  # E30
+     {"fields": {"package": "horovod", "component": "HorovodStrategy"}}),  # _handle_horovod
     (r"To use the (?:DeepSpeed plugin|`DeepSpeedStrategy`), you must have DeepSpeed installed", "err_package_missing",
-     {"fields": {"package": "deepspeed", "component": "DeepSpeedStrategy"}}),  # E33
+     {"fields": {"package": "deepspeed", "component": "DeepSpeedStrategy"}}),  # _init_strategy
     (r"To use the `BaguaStrategy`, you must have `Bagua` installed", "err_package_missing",
-     {"fields": {"package": "bagua", "component": "BaguaStrategy"}}),  # E33
+     {"fields": {"package": "bagua", "component": "BaguaStrategy"}}),  # _init_strategy
     (r"`(?P<component>\w+)` requires `fairscale` to be installed", "err_package_missing",
      {"fields": {"package": "fairscale"}}),
     (r"You have asked for Apex AMP but you have not installed it", "err_package_missing",
-     {"fields": {"package": "apex", "component": "ApexMixedPrecisionPlugin"}}),  # E44
+     {"fields": {"package": "apex", "component": "ApexMixedPrecisionPlugin"}}),  # ApexMixedPrecisionPlugin.__init__
     (r"You have asked for sharded AMP but you have not installed it", "err_package_missing",
-     {"fields": {"package": "fairscale", "component": "ShardedNativeMixedPrecisionPlugin"}}),  # E45
+     {"fields": {"package": "fairscale", "component": "ShardedNativeMixedPrecisionPlugin"}}),  # ShardedNativeMixedPrecisionPlugin.__init__
     (r"Requirement '(?P<package>[\w.-]+?)(?:[<>=!~].*?)?' not met", "err_package_missing"),  # 2.x RequirementCache
     (r"the IPU integration\s+is not installed", "err_package_missing", {"fields": {"package": "lightning_graphcore"}}),
     (r"You asked to run with HPU but you are missing a required dependency", "err_package_missing",
      {"fields": {"package": "lightning_habana"}}),
     (r"The IPU Accelerator requires IPU devices to run", "err_strategy_needs_hardware",
-     {"fields": {"strategy": "IPUStrategy", "hardware": "IPU"}}),  # E33
-    (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # E33
+     {"fields": {"strategy": "IPUStrategy", "hardware": "IPU"}}),  # _init_strategy
+    (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # _init_strategy
     # a keyword argument the constructor does not take (validate.instance-arguments); Python 3.10+ names the class
     # that defines __init__, object() says "takes no arguments"
     (r"(?:(?P<class>\w+)\.)?__init__\(\) got an unexpected keyword argument '(?P<argument>\w+)'", "err_instance_argument",
@@ -115,25 +117,25 @@ TABLE = [
     (r"You selected strategy to be `(?P<strategy>\w+)`, but GPU accelerator is not used", "err_strategy_needs_gpu"),
     (r"The strategy `(?P<strategy>\w+)` requires a GPU accelerator", "err_strategy_needs_gpu"),
     (r"`Trainer\(strategy=(?P<strategy>.*?)\)` (?:or `Trainer\(accelerator=.*?\)` )?is not compatible with an "
-     r"interactive\s+environment", "err_interactive_incompatible"),  # E47, P30
+     r"interactive\s+environment", "err_interactive_incompatible"),  # _lazy_init_strategy (1.6.5 and 2.x)
     (r"The `(?P<accelerator_class>\w+)` can only be used with (?P<allowed>.*?), found (?P<strategy_class>\w+)\.",
-     "err_accelerator_strategy_mismatch"),  # E48, E49, P31
-    # ---- precision (E34-E46, P28)
-    (r"`Trainer\(accelerator='tpu', precision=64\)` is not implemented", "err_tpu_precision_64"),  # E34
+     "err_accelerator_strategy_mismatch"),  # _lazy_init_strategy (1.6.5 and 2.x)
+    # ---- precision
+    (r"`Trainer\(accelerator='tpu', precision=64\)` is not implemented", "err_tpu_precision_64"),  # _validate_precision_choice
     (r"The `TPUAccelerator` can only be used with a `TPUPrecisionPlugin`,\s*found: (?P<plugin>.*)\.$",
-     "err_tpu_precision_plugin"),  # E35
+     "err_tpu_precision_plugin"),  # _validate_precision_choice
     (r"`Trainer\(accelerator='hpu', precision=(?P<precision>.*?)\)` is not supported\."
-     r"(?: `precision` must be one of: (?P<allowed>\(.*?\)))?", "err_hpu_precision"),  # E36
+     r"(?: `precision` must be one of: (?P<allowed>\(.*?\)))?", "err_hpu_precision"),  # _validate_precision_choice
     (r"You passed `Trainer\(accelerator='cpu', precision=16, amp_type='apex'\)` but apex AMP not supported on CPU",
-     "err_apex_on_cpu"),  # E37
+     "err_apex_on_cpu"),  # _validate_precision_choice
     (r"You passed `Trainer\(amp_type=(?P<amp_backend>.*?), precision='bf16'\)` but it's not supported",
-     "err_bf16_requires_native"),  # E38
-    (r"Sharded plugins are not supported with apex", "err_sharded_apex"),  # E39
+     "err_bf16_requires_native"),  # _validate_precision_choice
+    (r"Sharded plugins are not supported with apex", "err_sharded_apex"),  # _validate_precision_choice
     (r"`Trainer\(accelerator='ipu', precision=(?P<precision>.*?)\)` is not supported\."
-     r"(?: `precision` must be one of: (?P<allowed>\(.*?\)))?", "err_ipu_precision"),  # E40
+     r"(?: `precision` must be one of: (?P<allowed>\(.*?\)))?", "err_ipu_precision"),  # IPUPrecisionPlugin.__init__
     (r"HPU precision plugin requires HPU devices", "err_strategy_needs_hardware",
-     {"fields": {"strategy": "HPUPrecisionPlugin", "hardware": "HPU"}}),  # E41
-    (r"^No precision set", "err_precision_unset"),  # E46, P28
+     {"fields": {"strategy": "HPUPrecisionPlugin", "hardware": "HPU"}}),  # HPUPrecisionPlugin.__init__
+    (r"^No precision set", "err_precision_unset"),  # _check_and_init_precision (1.6.5 and 2.x)
     # ---- cluster environments read at connector time
     (r"invalid literal for int\(\) with base (?:0|10): (?P<value>.*)", "err_env_invalid", {"where": _ENV_READ}),
     (r"^'?(?P<variable>[A-Z][A-Z0-9_]+)'?$", "err_env_missing", {"type": "KeyError"}),
@@ -142,24 +144,24 @@ TABLE = [
     (r"The environment variable `(?P<variable>LSB_DJOB_RANKFILE)` is empty", "err_env_invalid",
      {"fields": {"value": ""}}),  # LSF: set but empty is an unreadable value, not a missing variable (SPEC)
     (r"[Ee]nvironment variable `?(?P<variable>[A-Z][A-Z0-9_]+)`?", "err_env_missing", {"where": _ENV_READ}),
-    # ---- warnings and infos (W1-W11, H1, H6, H7, D4)
+    # ---- warnings and infos
     (r"You passed `deterministic=(?P<deterministic>\w+)` and `benchmark=True`",
-     "warn_benchmark_with_deterministic"),  # W1, H1
-    (r"Passing `Trainer\(accelerator=(?P<accelerator>.*?)\)` has been deprecated", "dep_accelerator_strategy"),  # W2
+     "warn_benchmark_with_deterministic"),  # AcceleratorConnector.__init__; 2.x _set_torch_flags
+    (r"Passing `Trainer\(accelerator=(?P<accelerator>.*?)\)` has been deprecated", "dep_accelerator_strategy"),  # _check_config_and_set_final_flags
     (r"Passing (?P<plugin>.*?) `strategy` to the `plugins` flag in Trainer has been deprecated",
-     "dep_plugins_strategy"),  # W3
+     "dep_plugins_strategy"),  # _check_config_and_set_final_flags
     (r"The flag `devices=(?P<devices>.*?)` will be ignored, instead the device specific number (?P<legacy_value>.*?) "
-     r"will be used", "warn_devices_ignored_legacy"),  # W4
-    (r"more than one device specific flag has been set", "warn_multiple_legacy_flags"),  # W5
-    (r"Multiprocessing is handled by SLURM", "info_slurm_managing"),  # W6
-    (r"You requested one or more GPUs, but set `accelerator='ddp_cpu'`", "warn_ddp_cpu_gpu_ignored"),  # W7
+     r"will be used", "warn_devices_ignored_legacy"),  # _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag
+    (r"more than one device specific flag has been set", "warn_multiple_legacy_flags"),  # _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag
+    (r"Multiprocessing is handled by SLURM", "info_slurm_managing"),  # _choose_and_init_cluster_environment
+    (r"You requested one or more GPUs, but set `accelerator='ddp_cpu'`", "warn_ddp_cpu_gpu_ignored"),  # _check_strategy_and_fallback
     (r"(?P<strategy>'\w+') is not supported on CPUs, hence setting `strategy='ddp'`", "warn_strategy_cpu_fallback"),
     (r"`Trainer\(accelerator='tpu', precision=16\)` but AMP is not supported with TPUs", "warn_tpu_precision_16"),
     (r"`Trainer\(accelerator='cpu', precision=(?:16|'16-mixed')\)` but (?:native )?AMP (?:with fp16 )?is not "
-     r"supported on CPU", "warn_cpu_precision_16"),  # W10, H6
+     r"supported on CPU", "warn_cpu_precision_16"),  # _check_and_init_precision (1.6.5 and 2.x)
     (r"Using (?P<kind>16bit|16-bit|bfloat16) (?:(?P<backend>native|apex) )?Automatic Mixed Precision \(AMP\)",
-     "info_amp"),  # W11, H7
-    (r"^Auto select gpus: (?P<ids>.*)", "info_auto_select_gpus"),  # D4
+     "info_amp"),  # _check_and_init_precision (1.6.5 and 2.x)
+    (r"^Auto select gpus: (?P<ids>.*)", "info_auto_select_gpus"),  # _set_devices_flag_if_auto_select_gpus_passed
 ]
 
 _COMPILED = [(re.compile(row[0], re.S), row[1], row[2] if len(row) > 2 else {}) for row in TABLE]

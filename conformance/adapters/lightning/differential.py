@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Differential run: real Lightning (through adapter.py) against accord's reference, case by case.
 
-    ACCORD_LIGHTNING_ROOT=/work/oracle /usr/bin/python3 differential.py --accord build/bin/accord [--cache DIR]
+    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 differential.py --accord build/bin/accord [--cache DIR]
 
 Generates systematic grids (accelerator x strategy x devices x hardware, cluster environments, precision x amp,
 plugins, legacy device flags, determinism, interactive, instances) plus seeded random samples, runs them through
@@ -38,7 +38,7 @@ def main():
     ap.add_argument("--accord", default=os.path.join(REPO, "build", "bin", "accord"),
                     help="the accord binary (its `resolve --batch --profile P` is the reference)")
     ap.add_argument("--lightning", default="1.6", choices=["1.6", "2.x"])
-    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", "/work/oracle"))
+    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
     ap.add_argument("--profile", default="lightning-1.6")
     ap.add_argument("--grids", default=",".join(GRIDS), help="comma separated: " + ",".join(GRIDS))
     ap.add_argument("--random", type=int, default=20000, help="random cases (0: none)")

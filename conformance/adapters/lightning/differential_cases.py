@@ -5,7 +5,7 @@ import random
 
 
 # ---------------------------------------------------------------------------------------------------- vocabularies
-STRATEGY_NAMES = [  # the 28 registered names of 1.6.5 (behaviour A13)
+STRATEGY_NAMES = [  # the 28 registered names of 1.6.5 (StrategyRegistry.available_strategies())
     "ddp", "ddp_find_unused_parameters_false", "ddp_spawn", "ddp_spawn_find_unused_parameters_false", "ddp2", "dp",
     "ddp_sharded", "ddp_sharded_find_unused_parameters_false", "ddp_sharded_spawn",
     "ddp_sharded_spawn_find_unused_parameters_false", "ddp_fully_sharded", "fsdp", "deepspeed", "deepspeed_stage_1",

@@ -72,7 +72,7 @@ def _xla_process_property(c, lo, d):
 
 EXPLAINED = {
     "lsf-rank-file": ("LSFEnvironment() reads the hosts in LSB_DJOB_RANKFILE and looks this host up there; the oracle "
-                      "machine has no such file, the model assumes a readable one (A5)", _lsf_without_rank_file),
+                      "machine has no such file, the model assumes a readable one (LSFEnvironment._read_hosts)", _lsf_without_rank_file),
     "torch-gradscaler-warning": ("torch's own UserWarning when a CUDA grad scaler is built without CUDA (a "
                                  "NativeMixedPrecisionPlugin on device cuda on a CPU box); not a connector message",
                                  _torch_gradscaler_warning),

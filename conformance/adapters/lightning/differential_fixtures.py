@@ -180,7 +180,7 @@ QUIRKS = [
      "matches no plugin: RuntimeError 'No precision set'", case({"precision": "16", "accelerator": "gpu"},
                                                                 hw={"cuda_devices": 1}), []),
     ("strategy", "gpu-accelerator-instance-single-device-on-cpu", "accelerator=GPUAccelerator() with 1 device: the "
-     "default SingleDeviceStrategy compares the flag to 'gpu' and gets device cpu (A11.14)",
+     "default SingleDeviceStrategy compares the flag to 'gpu' and gets device cpu (_choose_strategy)",
      case({"accelerator": "GPUAccelerator", "devices": 1}, hw={"cuda_devices": 1}), ["strategy.root_device"]),
     ("strategy", "dp-on-cpu-warning-silenced-off-rank-zero", "strategy='dp' on CPU with RANK=1: the fallback to ddp "
      "is silent on that rank (rank_zero_warn)", case({"strategy": "dp", "accelerator": "cpu"}, env={"RANK": "1"}),

@@ -3,17 +3,17 @@
 # mirrors into a folder OUTSIDE this repository, for the Lightning adapter (adapter.py).
 #
 # Usage: setup_oracle.sh [OUT_DIR]
-#   OUT_DIR              default $ACCORD_LIGHTNING_ROOT, else /work/oracle
+#   OUT_DIR              default $ACCORD_LIGHTNING_ROOT, else ~/accord-oracle
 #   PL_GIT               bare git dir of Lightning-AI/pytorch-lightning
 #   UTILITIES_GIT        bare git dir of Lightning-AI/utilities
 #   TORCHMETRICS_GIT     bare git dir of Lightning-AI/torchmetrics
 #   DEPRECATE_GIT        bare git dir of Borda/pyDeprecate
-#   MIRROR_ROOT          if the *_GIT variables are unset: <MIRROR_ROOT>/<owner>+<name>/repo (default /work/.mirror)
+#   MIRROR_ROOT          if the *_GIT variables are unset: <MIRROR_ROOT>/<owner>+<name>/repo (default ~/.mirror)
 #   SKIP_APT=1           do not install the Debian packages
 # Result: OUT_DIR/1.6.5 and OUT_DIR/2.2.5, each a sys.path folder; run the adapter with ACCORD_LIGHTNING_ROOT=OUT_DIR.
 set -euo pipefail
-OUT="${1:-${ACCORD_LIGHTNING_ROOT:-/work/oracle}}"
-M="${MIRROR_ROOT:-/work/.mirror}"
+OUT="${1:-${ACCORD_LIGHTNING_ROOT:-$HOME/accord-oracle}}"
+M="${MIRROR_ROOT:-$HOME/.mirror}"
 PL_GIT="${PL_GIT:-$M/Lightning-AI+pytorch-lightning/repo}"
 UTILITIES_GIT="${UTILITIES_GIT:-$M/Lightning-AI+utilities/repo}"
 TORCHMETRICS_GIT="${TORCHMETRICS_GIT:-$M/Lightning-AI+torchmetrics/repo}"

@@ -1,6 +1,6 @@
 # AccordTorch.cmake: find LibTorch (a pip torch's prefix first, else Debian's) plus its optional
 # c10d backends. Sets ACCORD_HAVE_TORCH, ACCORD_LIVE_HAVE_GLOO, ACCORD_LIVE_HAVE_NCCL and
-# ACCORD_LIVE_EXTRA_INCLUDES. Recipe: /work/shared/reference/toolchain.md sections 2-4.
+# ACCORD_LIVE_EXTRA_INCLUDES (see conformance/live/README.md).
 set(ACCORD_HAVE_TORCH OFF)
 set(ACCORD_LIVE_HAVE_GLOO OFF)
 set(ACCORD_LIVE_HAVE_NCCL OFF)

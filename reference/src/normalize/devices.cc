@@ -1,4 +1,4 @@
-// devices.cc: Lightning 1.6.5 device parsers (A4): CPU, GPU, TPU, HPU, IPU.
+// devices.cc: Lightning 1.6.5 device parsers (utilities/device_parser.py): CPU, GPU, TPU, HPU, IPU.
 #include "devices.h"
 
 #include <algorithm>
@@ -81,7 +81,7 @@ bool unique_by_repr(const std::vector<PyValue>& ids) {
 
 }  // namespace
 
-// device_parser.parse_cpu_cores (E26).
+// device_parser.parse_cpu_cores.
 ParsedDevices parse_cpu(const PyValue& v, std::string_view flag) {
   ParsedDevices r;
   if (v.is_str()) {
@@ -101,7 +101,7 @@ ParsedDevices parse_cpu(const PyValue& v, std::string_view flag) {
   return r;
 }
 
-// device_parser.parse_gpu_ids (E1-E4) and GPUAccelerator.get_parallel_devices.
+// device_parser.parse_gpu_ids and GPUAccelerator.get_parallel_devices.
 ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
@@ -166,7 +166,7 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   return r;
 }
 
-// device_parser.parse_tpu_cores (E5) and TPUAccelerator.get_parallel_devices.
+// device_parser.parse_tpu_cores and TPUAccelerator.get_parallel_devices.
 ParsedDevices parse_tpu(const PyValue& v, std::string_view flag) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   PyValue t = v;
@@ -194,7 +194,7 @@ ParsedDevices parse_tpu(const PyValue& v, std::string_view flag) {
   return fail(DiagCode::kTpuCoresInvalid, flag, v);
 }
 
-// device_parser.parse_hpus (E27) and HPUAccelerator.get_parallel_devices.
+// device_parser.parse_hpus and HPUAccelerator.get_parallel_devices.
 ParsedDevices parse_hpu(const PyValue& v, std::string_view flag) {
   PyValue n = v;
   if (v.is_str()) {

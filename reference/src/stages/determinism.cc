@@ -1,9 +1,9 @@
-// determinism.cc: deterministic / benchmark values and the torch state they ask for (seed item 10).
+// determinism.cc: deterministic / benchmark values and the torch state they ask for (decision 10).
 #include "../context.h"
 
 namespace accord::reference::detail {
 
-// PL 1.6.5 AcceleratorConnector.__init__ order: W1, then cudnn.benchmark is written (torch rejects a non-bool),
+// PL 1.6.5 AcceleratorConnector.__init__ order: the benchmark-with-deterministic warning, then cudnn.benchmark is written (torch rejects a non-bool),
 // then use_deterministic_algorithms(deterministic) (torch rejects a non-bool).
 bool check_determinism_flags(Ctx& c) {
   const PyValue& d = c.in.flags.deterministic;
@@ -23,7 +23,7 @@ bool check_determinism_flags(Ctx& c) {
   return true;
 }
 
-// PL 1.6.4 #13154 _init_deterministic and __init__ (D8); spec per seed item 10.
+// PL 1.6.4 #13154 _init_deterministic and __init__; spec per decision 10.
 void realize_determinism(Ctx& c, Plan& plan) {
   const PyValue& d = c.in.flags.deterministic;
   const PyValue& b = c.in.flags.benchmark;

@@ -17,7 +17,7 @@ bool detect_lsf(const Ctx& c) {
 
 }  // namespace
 
-// TorchElasticEnvironment.detect with torch >= 1.9.1; D9: false without torch.distributed.
+// TorchElasticEnvironment.detect with torch >= 1.9.1; false without torch.distributed (1.6.4 #13142).
 bool detect_torchelastic(const Ctx& c) { return c.in.hardware.torch_distributed && has(c, "TORCHELASTIC_RUN_ID"); }
 bool detect_kubeflow(const Ctx& c) {
   for (const char* k : {"KUBERNETES_PORT", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK"})
@@ -66,7 +66,7 @@ const SlurmVerdict* slurm_verdict(Ctx& c) {
 }
 
 bool select_cluster_env(Ctx& c) {
-  // `isinstance(flag, ClusterEnvironment)`: any other value from a strategy instance is passed over (A5 step 1).
+  // `isinstance(flag, ClusterEnvironment)`: any other value from a strategy instance is passed over (1.6.5 _choose_and_init_cluster_environment).
   if (auto id = instance_row(c.cluster_env, ClassKind::kClusterEnvironment)) {
     c.fire(RuleId::kEnvExplicit);
     c.env = static_cast<ClusterEnvId>(*id);

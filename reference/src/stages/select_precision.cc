@@ -1,4 +1,4 @@
-// select_precision.cc: stage 2d: precision validation (A7.1) and plugin selection (A7.2).
+// select_precision.cc: stage 2d: precision validation (1.6.5 _validate_precision_choice) and plugin selection (1.6.5 _check_and_init_precision).
 #include "../context.h"
 
 namespace accord::reference::detail {
@@ -11,7 +11,7 @@ PyValue amp_backend_shown(const Ctx& c) {
   return c.in.flags.amp_backend.is_absent() ? PyValue::string("native") : c.in.flags.amp_backend;
 }
 
-// PL 1.6.5 _validate_precision_choice, in order (A7.1).
+// PL 1.6.5 accelerator_connector.py _validate_precision_choice, in order.
 bool validate(Ctx& c) {
   const PyValue& p = c.precision;
   if (c.accelerator == AcceleratorId::kTpu) {
@@ -21,7 +21,7 @@ bool validate(Ctx& c) {
     }
     if (c.precision_plugin) {
       // `not isinstance(flag, (TPUPrecisionPlugin, TPUBf16PrecisionPlugin))`: true for any value that is not a
-      // precision plugin instance too (a strategy instance's precision_plugin is taken unchecked, A2 3.6).
+      // precision plugin instance too (a strategy instance's precision_plugin is taken unchecked by _check_config_and_set_final_flags).
       auto id = instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin);
       if (!id || !row(static_cast<PrecisionPluginId>(*id)).tpu_ok) {
         c.fire(RuleId::kTpuPrecisionPlugin);
@@ -39,7 +39,7 @@ bool validate(Ctx& c) {
   }
   if (isbf16(p) && c.amp_type != "native") {
     c.fire(RuleId::kBf16Native);
-    // E38's message reads `amp_type.value`: with an unknown backend (None) formatting it is an AttributeError.
+    // The bf16-without-native message reads `amp_type.value`: with an unknown backend (None) formatting it is an AttributeError.
     if (c.amp_type.empty()) return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", amp_backend_shown(c)), fld("allowed", "'native', 'apex'")});
     return c.fail(DiagCode::kBf16RequiresNative, {fld("amp_backend", amp_backend_shown(c)), fld("precision", p)});
   }
@@ -67,7 +67,7 @@ bool needs_package(Ctx& c, PrecisionPluginId id) {
   return c.fail(DiagCode::kPackageMissing, {fld("component", row(id).cls), fld("package", pkg), fld("precision", c.in.flags.precision)});
 }
 
-// PL 1.6.5 _check_and_init_precision, 16 / bf16 mixed precision (A7.2 step 8).
+// PL 1.6.5 accelerator_connector.py _check_and_init_precision, 16 / bf16 mixed precision.
 bool mixed(Ctx& c, const PyValue& p) {
   bool bf = isbf16(p);
   c.note(DiagCode::kAmpInfo, {fld("kind", bf ? "bfloat16" : "16bit " + std::string(c.amp_type))});
@@ -105,7 +105,7 @@ void given_plugin_details(Ctx& c, PrecisionPluginId id) {
   }
 }
 
-// PL 1.6.5 _check_and_init_precision, first match wins (A7.2).
+// PL 1.6.5 accelerator_connector.py _check_and_init_precision, first match wins.
 bool select(Ctx& c) {
   PyValue p = c.precision;
   // `isinstance(flag, PrecisionPlugin)`: any other value from a strategy instance falls through to step 2.
@@ -146,7 +146,7 @@ bool select(Ctx& c) {
   }
   if ((is16(p) || isbf16(p)) && !c.amp_type.empty()) return mixed(c, p);
   if (is16(p) || isbf16(p)) {
-    // 1.6.5 logs W11 before looking at the (None) amp type: the 16-bit text reads `amp_type.value` and fails.
+    // 1.6.5 logs the AMP info before looking at the (None) amp type: the 16-bit text reads `amp_type.value` and fails.
     c.fire(RuleId::kAmpNative);
     if (is16(p)) return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", amp_backend_shown(c)), fld("allowed", "'native', 'apex'")});
     c.note(DiagCode::kAmpInfo, {fld("kind", "bfloat16")});

@@ -18,7 +18,7 @@ PyValue single(StrategyClass cls, std::string_view device) {
   return built.back().value;
 }
 
-// PL 1.6.5 _choose_strategy (A6.1), only when no strategy was given.
+// PL 1.6.5 accelerator_connector.py _choose_strategy, only when no strategy was given.
 void default_choice(Ctx& c) {
   size_t n = c.parallel_devices.size();
   auto pick = [&](RuleId r, PyValue v) { c.fire(r); c.strategy_flag = std::move(v); };
@@ -45,8 +45,8 @@ std::optional<StrategyClass> registered_class(const std::string& name) {
   return row(*id).cls;
 }
 
-// PL 1.6.5 _check_strategy_and_fallback (A6.2), string flags only. `by_default`: the flag came from
-// default_choice, so replacing it is not a fallback of the user's choice and spec does not warn (seed 4e/4f).
+// PL 1.6.5 _check_strategy_and_fallback (string flags only). `by_default`: the flag came from
+// default_choice, so replacing it is not a fallback of the user's choice and spec does not warn (decision 4e/4f).
 bool fallbacks(Ctx& c, bool by_default) {
   if (!c.strategy_flag.is_str()) return true;
   std::string& s = c.strategy_flag.str;
@@ -57,7 +57,7 @@ bool fallbacks(Ctx& c, bool by_default) {
     if (c.accel.is_name(AcceleratorId::kGpu)) {
       c.note(DiagCode::kDdpCpuGpuIgnored);
       // 1.6.5 sets the flag to the string "cpu" and the accelerator to a new CPUAccelerator, so later
-      // `flag == "cpu"` checks (W10, the AMP device) see the CPU.
+      // `flag == "cpu"` checks (the precision 16 -> bf16 warning, the AMP device) see the CPU.
       c.accel = {AcceleratorFlag::Kind::kName, AcceleratorId::kCpu};
       c.accelerator = AcceleratorId::kCpu;
       c.accelerator_is_instance = false;
@@ -95,7 +95,7 @@ bool fallbacks(Ctx& c, bool by_default) {
 
 bool is_class(const PyValue& v, StrategyClass cls) { return v.is_instance() && v.inst->cls == row(cls).cls; }
 
-// PL 1.6.5 _handle_horovod (A6.3).
+// PL 1.6.5 accelerator_connector.py _handle_horovod.
 bool horovod(Ctx& c) {
   if (!py_eq_str(c.strategy_flag, "horovod") && !is_class(c.strategy_flag, StrategyClass::kHorovod)) return true;
   c.fire(RuleId::kHorovod);
@@ -146,7 +146,7 @@ const std::string& registered_names() {
   return all;
 }
 
-// PL 1.6.5 _init_strategy + the strategy constructors (E31, E32, E33).
+// PL 1.6.5 accelerator_connector.py _init_strategy + the strategy constructors (1.6.5 StrategyRegistry.get).
 bool instantiate(Ctx& c) {
   const PyValue& f = c.strategy_flag;
   if (f.is_str()) {
@@ -200,7 +200,7 @@ std::string group_classes(StrategyGroup g) {
   return out + "`";
 }
 
-// spec: the checks each strategy row owns (seed 1, 4b, 4g, 6).
+// spec: the checks each strategy row owns (decision 1, 4b, 4g, 6).
 bool spec_checks(Ctx& c) {
   const auto& cls = row(*c.strategy_cls);
   // The strategy as the user gave it, or the registered name chosen for them: built only for a message.

@@ -48,7 +48,7 @@ bool is_zero_request(const PyValue& v) {
   return (v.kind == PyValue::Kind::kList && v.list.empty()) || py_eq_int(v, 0) || py_eq_str(v, "0");
 }
 
-/// The accelerator flag as E51 prints it: the string as given, None, or the instance's class name.
+/// The accelerator flag as the devices-zero error prints it: the string as given, None, or the instance's class name.
 std::string accel_plain(const AcceleratorFlag& a) {
   switch (a.kind) {
     case AcceleratorFlag::Kind::kUnset: return "None";
@@ -62,7 +62,7 @@ std::string accel_plain(const AcceleratorFlag& a) {
 
 struct Legacy { const char* name; const PyValue* value; AcceleratorId acc; };
 
-// PL 1.6.5 _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag (A4.6).
+// PL 1.6.5 accelerator_connector.py _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag.
 bool map_legacy(Ctx& c) {
   const auto& f = c.in.flags;
   const Legacy legacy[] = {{"num_processes", &f.num_processes, AcceleratorId::kCpu},

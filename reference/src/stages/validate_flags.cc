@@ -16,7 +16,7 @@ bool is_strategy_value(const PyValue& v) {
   return false;
 }
 
-// PL 1.6.5 _check_config_and_set_final_flags: the strategy flag and its conflicts (A2 3.2).
+// PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: the strategy flag and its conflicts.
 bool intake_strategy(Ctx& c) {
   const auto& f = c.in.flags;
   if (f.strategy.is_none()) return true;
@@ -58,7 +58,7 @@ bool intake_strategy(Ctx& c) {
   return true;
 }
 
-// PL 1.6.5 _check_config_and_set_final_flags: the accelerator flag (A2 3.3).
+// PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: the accelerator flag.
 bool intake_accelerator(Ctx& c) {
   const PyValue& acc = c.in.flags.accelerator;
   if (acc.is_none()) return true;
@@ -143,7 +143,7 @@ bool intake_precision(Ctx& c) {
   return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", "('16', '32', '64', 'bf16', 'mixed')")});
 }
 
-// ---- PL_TRAINER_<FLAG> defaults (A1 pre-processing 1): a small ast.literal_eval.
+// ---- PL_TRAINER_<FLAG> defaults (PL 1.6.5 utilities/argparse.py _defaults_from_env_vars): a small ast.literal_eval.
 void skip_space(const std::string& s, size_t& i) {
   while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) ++i;
 }
@@ -232,7 +232,7 @@ bool validate_flags(Ctx& c) {
   return intake_strategy(c) && intake_accelerator(c) && intake_precision(c);
 }
 
-// PL 1.6.5 _check_config_and_set_final_flags, end: amp type and amp level (A2 3.7).
+// PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags, end: amp type and amp level.
 bool validate_amp(Ctx& c) {
   const PyValue& b = c.in.flags.amp_backend;
   c.fire(RuleId::kAmpBackend);

@@ -13,7 +13,7 @@ std::optional<ClassInfo> info_of(const Ctx& c, const PyValue& v) {
   return c.class_of(*v.inst);
 }
 
-// PL 1.6.5 _check_config_and_set_final_flags: one plugin (A2 3.5).
+// PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: one plugin.
 bool take_plugin(Ctx& c, const PyValue& p, std::vector<const char*>& kinds) {
   auto ci = info_of(c, p);
   if ((p.is_str() && strategy_by_name(p.str)) || (ci && ci->kind == ClassKind::kStrategy)) {
@@ -74,7 +74,7 @@ bool component_twice(Ctx& c, RuleId r, const char* component, const PyValue& str
                 {fld("component", component), fld("strategy", strategy.inst->cls), fld("other", other)});
 }
 
-// PL 1.6.5 _check_config_and_set_final_flags: strategy parallel_devices (E20/E21).
+// PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: strategy parallel_devices.
 bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
   const PyValue& pd = s.inst->arg("parallel_devices");
   if (pd.kind != PyValue::Kind::kList || pd.list.empty()) return true;
@@ -96,7 +96,7 @@ bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
 
 // PL 1.6.5 _check_config_and_set_final_flags: `self._accelerator_flag = self._strategy_flag._accelerator`, a string
 // no flag check sees. "auto" and registered names hold as given; other strings: spec rejects them like the
-// `accelerator` flag (seed 4f/7), lightning-1.6 keeps them until the registry lookup (select.accelerator-registry).
+// `accelerator` flag (decision 4f/7), lightning-1.6 keeps them until the registry lookup (select.accelerator-registry).
 bool strategy_accelerator_name(Ctx& c, const PyValue& acc) {
   c.fire(RuleId::kStrategyInstanceAcceleratorName);
   if (acc.str == "auto") c.accel = {AcceleratorFlag::Kind::kAuto};
@@ -107,7 +107,7 @@ bool strategy_accelerator_name(Ctx& c, const PyValue& acc) {
   return true;
 }
 
-// PL 1.6.5 _check_config_and_set_final_flags: a strategy instance's own components (A2 3.6, seed 4c).
+// PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: a strategy instance's own components (decision 4c).
 bool absorb_strategy_instance(Ctx& c) {
   const PyValue& s = c.strategy_flag;
   auto ci = info_of(c, s);
@@ -140,7 +140,7 @@ bool absorb_strategy_instance(Ctx& c) {
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
   }
-  // spec: `precision=` and the strategy's precision plugin are one setting twice, as with `plugins` (seed 4a). A value
+  // spec: `precision=` and the strategy's precision plugin are one setting twice, as with `plugins` (decision 4a). A value
   // that is not a precision plugin instance is passed over when the precision is chosen, so it overrides nothing.
   if (instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin) && precision_twice(c))
     return precision_conflict(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*c.precision_plugin) + ")");
@@ -181,7 +181,7 @@ bool construct_precision_plugin(Ctx& c, PrecisionPluginId id, const Instance& in
   return true;
 }
 
-// LSFEnvironment.__init__ reads the hosts of LSB_DJOB_RANKFILE (A5); the file itself is not modelled.
+// LSFEnvironment.__init__ reads the hosts of LSB_DJOB_RANKFILE (LSFEnvironment._read_hosts); the file itself is not modelled.
 bool construct_cluster_env(Ctx& c, ClusterEnvId id) {
   if (id != ClusterEnvId::kLsf) return true;
   const std::string* f = c.env_var("LSB_DJOB_RANKFILE");

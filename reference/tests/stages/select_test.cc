@@ -43,7 +43,7 @@ TEST(Select, SlurmManagesOnlyWhenCountsMatch) {
     R"("SLURM_NODEID": "0"}})");
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o.plan().cluster_environment.cls, "SLURMEnvironment");
-  EXPECT_EQ(o.plan().strategy.name, "ddp");  // the default ddp_spawn falls back under SLURM (A6.2.2)
+  EXPECT_EQ(o.plan().strategy.name, "ddp");  // the default ddp_spawn falls back under SLURM (1.6.5 _check_strategy_and_fallback)
   EXPECT_TRUE(std::none_of(o.notes.begin(), o.notes.end(), [](const Diagnostic& d) { return d.code == DiagCode::kStrategyClusterFallback; }))
       << "the default is not the user's choice, so replacing it is not a fallback";
   auto asked = run(R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "ddp_spawn"}, "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "0", )"

@@ -154,7 +154,7 @@ TEST(Table, RoundTripAndDiff) {
   EXPECT_EQ(diff_tables(a, a, 10).differing, 0u);
   TableDiff diff = diff_tables(a, b, 1000);
   EXPECT_EQ(diff.compared, d.cells());
-  EXPECT_GT(diff.differing, 0u);  // dp on CPU: an error in spec, ddp in 1.6.5 (seed 4b)
+  EXPECT_GT(diff.differing, 0u);  // dp on CPU: an error in spec, ddp in 1.6.5 (decision 4b)
   bool dp = false;
   for (const auto& c : diff.cells) dp = dp || (c.class_a == "err_strategy_needs_gpu" && c.class_b.rfind("ddp|cpu", 0) == 0);
   EXPECT_TRUE(dp);

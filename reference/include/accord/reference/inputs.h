@@ -25,8 +25,8 @@ struct HardwareFacts {
   bool ipu = false;
   bool hpu = false;
   bool fork = true;                ///< the platform supports the fork start method
-  bool torch_distributed = true;   ///< torch.distributed is available (D9)
-  bool cudnn_benchmark = false;    ///< process-wide cudnn.benchmark before the connector runs (D8)
+  bool torch_distributed = true;   ///< torch.distributed is available (TorchElasticEnvironment.detect, 1.6.4)
+  bool cudnn_benchmark = false;    ///< process-wide cudnn.benchmark before the connector runs (AcceleratorConnector.__init__, 1.6.4 #13154)
   std::set<std::string> packages;  ///< installed optional packages (deepspeed, fairscale, horovod, apex, bagua)
   std::set<int> gpu_busy;          ///< GPU ids auto_select_gpus finds unusable
   bool has_package(const std::string& p) const { return packages.count(p) > 0; }
