@@ -154,7 +154,7 @@ void list(const std::string& what) {
     std::cout << "\n";
     for (const auto& name : ref::policy_names()) {
       std::cout << name;
-      for (const auto& p : ref::profiles()) std::cout << "\t" << (*ref::policy_value(p.policy, name) ? "true" : "false");
+      for (const auto& p : ref::profiles()) std::cout << "\t" << *ref::policy_value(p.policy, name);
       std::cout << "\n";
     }
   }

@@ -2,19 +2,45 @@
 // tables/policy_overrides.def) and rule membership from the rules' gates.
 #include "accord/reference/profiles.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdlib>
 
 namespace accord::reference {
 namespace {
 
+// The values of a policy type, as written in the tables: bool's, then each enum's enumerators.
+template <typename T>
+struct ValueList;
+template <>
+struct ValueList<bool> {
+  static constexpr const char* names = "false, true";
+};
+#define ACCORD_POLICY_ENUM(Type, ...) \
+  template <>                          \
+  struct ValueList<Type> {             \
+    static constexpr const char* names = #__VA_ARGS__; \
+  };
+#include "../tables/policy_enums.def"
+
+/// A value of policy type T as an index into its value list; a value of another type does not convert.
+template <typename T>
+constexpr int as_value(T v) {
+  return static_cast<int>(v);
+}
+
 struct PolicySlot {
   const char* name;
-  bool Policy::*member;
   const char* what;
+  int (*get)(const Policy&);
+  void (*set)(Policy&, int);
+  const char* values;  ///< ValueList<Type>::names
 };
 constexpr PolicySlot kPolicySlots[] = {
-#define ACCORD_POLICY(Type, Name, Root, What) {#Name, &Policy::Name, What},
+#define ACCORD_POLICY(Type, Name, Root, What)                                                   \
+  {#Name, What, [](const Policy& p) { return static_cast<int>(p.Name); },                       \
+   [](Policy& p, int v) { p.Name = static_cast<Type>(v); }, ValueList<Type>::names},
 #include "../tables/policies.def"
 };
 
@@ -23,6 +49,39 @@ const PolicySlot* slot(std::string_view name) {
     if (name == s.name) return &s;
   return nullptr;
 }
+
+/// `kAtRealize` -> `at_realize`; `true` stays `true`.
+std::string wire_value(std::string_view v) {
+  if (v.size() < 2 || v[0] != 'k' || !std::isupper(static_cast<unsigned char>(v[1]))) return std::string(v);
+  std::string out;
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    char c = v[i];
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (i > 1) out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// The wire values of a slot, in declaration order (index = the value's int).
+std::vector<std::string> values_of(const PolicySlot& s) {
+  std::vector<std::string> out;
+  std::string_view list = s.values;
+  while (!list.empty()) {
+    std::size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    out.push_back(wire_value(item));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return out;
+}
+
+std::string value_name(const PolicySlot& s, int v) { return values_of(s).at(static_cast<std::size_t>(v)); }
 
 struct TableRow {
   const char* name;
@@ -43,12 +102,12 @@ constexpr TableRow kRows[] = {
 struct OverrideRow {
   detail::ProfileRowId profile;
   const char* policy;
-  bool Policy::*member;
-  bool value;
+  int value;
   const char* reason;
 };
-const OverrideRow kOverrides[] = {
-#define ACCORD_POLICY_OVERRIDE(Prof, Name, Value, Reason) {detail::ProfileRowId::k##Prof, #Name, &Policy::Name, Value, Reason},
+constexpr OverrideRow kOverrides[] = {
+#define ACCORD_POLICY_OVERRIDE(Prof, Name, Value, Reason) \
+  {detail::ProfileRowId::k##Prof, #Name, as_value<decltype(Policy::Name)>(Value), Reason},
 #include "../tables/policy_overrides.def"
 };
 
@@ -75,8 +134,9 @@ std::deque<ProfileInfo> build() {
       p.description = r.description;
       for (const auto& o : kOverrides) {
         if (static_cast<std::size_t>(o.profile) != i) continue;
-        p.policy.*o.member = o.value;
-        p.overrides.push_back({o.policy, o.value, o.reason});
+        const PolicySlot& s = *slot(o.policy);  // the macro named the member, so the slot exists
+        s.set(p.policy, o.value);
+        p.overrides.push_back({o.policy, value_name(s, o.value), o.reason});
       }
       added[i] = static_cast<int>(out.size());
       out.push_back(std::move(p));
@@ -96,19 +156,20 @@ std::deque<ProfileInfo>& storage() {
 }
 
 struct Gate {
-  bool Policy::*member;  ///< nullptr: the rule belongs to every profile
-  bool value;
-  const char* policy;
+  const char* policy;  ///< nullptr: the rule belongs to every profile
+  int value;
 };
 constexpr Gate kRuleGates[] = {
-#define ALWAYS {nullptr, false, nullptr}
-#define WHEN(P) {&Policy::P, true, #P}
-#define UNLESS(P) {&Policy::P, false, #P}
+#define ALWAYS {nullptr, 0}
+#define WHEN(P) {#P, as_value<decltype(Policy::P)>(true)}
+#define UNLESS(P) {#P, as_value<decltype(Policy::P)>(false)}
+#define IS(P, V) {#P, as_value<decltype(Policy::P)>(V)}
 #define ACCORD_RULE(Id, Wire, G, Source) G,
 #include "../tables/rules.def"
 #undef ALWAYS
 #undef WHEN
 #undef UNLESS
+#undef IS
 };
 
 }  // namespace
@@ -137,13 +198,13 @@ const Policy& policy(Profile p) { return storage()[p.index].policy; }
 
 bool rule_in_profile(RuleId r, Profile p) {
   const Gate& g = kRuleGates[static_cast<std::size_t>(r)];
-  return !g.member || policy(p).*g.member == g.value;
+  return !g.policy || slot(g.policy)->get(policy(p)) == g.value;
 }
 
 std::optional<RuleGate> rule_gate(RuleId r) {
   const Gate& g = kRuleGates[static_cast<std::size_t>(r)];
-  if (!g.member) return std::nullopt;
-  return RuleGate{g.policy, g.value};
+  if (!g.policy) return std::nullopt;
+  return RuleGate{g.policy, value_name(*slot(g.policy), g.value)};
 }
 
 const std::vector<std::string>& policy_names() {
@@ -160,10 +221,15 @@ const char* policy_description(std::string_view name) {
   return s ? s->what : nullptr;
 }
 
-std::optional<bool> policy_value(const Policy& p, std::string_view name) {
+std::optional<std::string> policy_value(const Policy& p, std::string_view name) {
   const PolicySlot* s = slot(name);
   if (!s) return std::nullopt;
-  return p.*s->member;
+  return value_name(*s, s->get(p));
+}
+
+std::vector<std::string> policy_values(std::string_view name) {
+  const PolicySlot* s = slot(name);
+  return s ? values_of(*s) : std::vector<std::string>{};
 }
 
 bool add_profile(const std::string& name, const std::string& parent, Connector connector, const std::string& release,
@@ -194,7 +260,15 @@ bool add_profile(const std::string& name, const std::string& parent, Connector c
       *error = "profile '" + name + "': unknown policy '" + o.policy + "'";
       return false;
     }
-    p.policy.*s->member = o.value;
+    std::vector<std::string> values = values_of(*s);
+    auto it = std::find(values.begin(), values.end(), o.value);
+    if (it == values.end()) {
+      std::string allowed;
+      for (const auto& v : values) allowed += (allowed.empty() ? "" : ", ") + v;
+      *error = "profile '" + name + "': policy '" + o.policy + "' cannot be '" + o.value + "' (one of: " + allowed + ")";
+      return false;
+    }
+    s->set(p.policy, static_cast<int>(it - values.begin()));
   }
   p.overrides = overrides;
   storage().push_back(std::move(p));

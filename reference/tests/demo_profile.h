@@ -18,7 +18,7 @@ inline Profile demo_profile() {
 #define ACCORD_TEST_PROFILE(Wire, Parent, Conn, Release, DefaultCases, InheritCases, Description) \
   name = Wire, parent = Parent, connector = Connector::Conn, release = Release, default_cases = DefaultCases,      \
   inherit_cases = InheritCases, description = Description;
-#define ACCORD_TEST_POLICY_OVERRIDE(Wire, Name, Value, Reason) overrides.push_back({#Name, Value, Reason});
+#define ACCORD_TEST_POLICY_OVERRIDE(Wire, Name, Value, Reason) overrides.push_back({#Name, #Value, Reason});
 #include "data/demo_profile.def"
     Profile p;
     if (!add_profile(name, parent, connector, release, default_cases, inherit_cases, description, overrides, &p, &error))

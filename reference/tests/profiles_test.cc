@@ -32,7 +32,7 @@ TEST(ProfilesTable, PolicyIsTheParentsWithTheOverrides) {
   for (const auto& p : profiles()) {
     Policy expected = p.parent ? policy(*p.parent) : Policy{};
     for (const auto& name : policy_names()) {
-      bool want = *policy_value(expected, name);
+      std::string want = *policy_value(expected, name);
       for (const auto& o : p.overrides)
         if (o.policy == name) want = o.value;
       EXPECT_EQ(*policy_value(p.policy, name), want) << p.name << " " << name;
@@ -78,9 +78,12 @@ TEST(ProfilesTable, AddProfileRejectsBadRows) {
   EXPECT_NE(error.find("exists already"), std::string::npos) << error;
   EXPECT_FALSE(add_profile("t-unknown-parent", "lightning-0.1", Connector::kTrainer, "x", false, false, "x", {}, &p, &error));
   EXPECT_NE(error.find("unknown parent profile 'lightning-0.1'"), std::string::npos) << error;
-  EXPECT_FALSE(add_profile("t-unknown-policy", "spec", Connector::kTrainer, "x", false, false, "x", {{"no_such_policy", true, "r"}},
+  EXPECT_FALSE(add_profile("t-unknown-policy", "spec", Connector::kTrainer, "x", false, false, "x", {{"no_such_policy", "true", "r"}},
                            &p, &error));
   EXPECT_NE(error.find("unknown policy 'no_such_policy'"), std::string::npos) << error;
+  EXPECT_FALSE(add_profile("t-bad-value", "spec", Connector::kTrainer, "x", false, false, "x",
+                           {{"exclusive_strategy_check", "early", "r"}}, &p, &error));
+  EXPECT_NE(error.find("cannot be 'early' (one of: at_realize, at_strategy_selection)"), std::string::npos) << error;
   EXPECT_FALSE(parse_profile("t-unknown-policy", &p));
 }
 

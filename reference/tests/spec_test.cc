@@ -57,7 +57,6 @@ std::string cell(std::string s) {  // a markdown cell: `|` escaped
   return out;
 }
 std::string code(const std::string& s) { return "`" + s + "`"; }
-const char* flag(bool b) { return b ? "true" : "false"; }
 
 /// Checks that `block` (consecutive lines) appears in SPEC.md; on failure prints it, ready to paste.
 void expect_block(const std::string& text, const std::string& what, const std::string& block) {
@@ -79,7 +78,7 @@ TEST(SpecTables, PolicyTable) {
   t += " what it decides |\n" + rule + "---|\n";
   for (const auto& name : policy_names()) {
     t += "| " + code(name) + " |";
-    for (const auto& p : profiles()) t += std::string(" ") + flag(*policy_value(p.policy, name)) + " |";
+    for (const auto& p : profiles()) t += " " + *policy_value(p.policy, name) + " |";
     t += " " + cell(policy_description(name)) + " |\n";
   }
   expect_block(spec_text(), "policy", t + "\n");
@@ -89,7 +88,7 @@ TEST(SpecTables, OverrideTable) {
   std::string t = "| profile | policy | value | reason |\n|---|---|---|---|\n";
   for (const auto& p : profiles())
     for (const auto& o : p.overrides)
-      t += "| " + code(p.name) + " | " + code(o.policy) + " | " + flag(o.value) + " | " + cell(o.reason) + " |\n";
+      t += "| " + code(p.name) + " | " + code(o.policy) + " | " + o.value + " | " + cell(o.reason) + " |\n";
   expect_block(spec_text(), "override", t + "\n");
 }
 
@@ -98,7 +97,10 @@ TEST(SpecTables, RuleGates) {
   for (int k = 0; k < rule_count(); ++k) {
     auto r = static_cast<RuleId>(k);
     auto g = rule_gate(r);
-    std::string gate = !g ? "all" : g->value ? code(g->policy) : "not " + code(g->policy);
+    std::string gate = !g                   ? std::string("all")
+                       : g->value == "true"  ? code(g->policy)
+                       : g->value == "false" ? "not " + code(g->policy)
+                                             : code(g->policy) + " = " + code(g->value);
     std::string row = "\n| " + code(rule_wire(r)) + " | " + gate + " | ";
     EXPECT_NE(text.find(row), std::string::npos) << rule_wire(r) << ": SPEC.md's gate cell should be " << gate;
   }

@@ -123,7 +123,9 @@ bool launcher(Ctx& c, Plan& plan) {
 
 bool exclusive_late(Ctx& c) {
   StrategyGroup need = row(c.accelerator).exclusive;
-  if (c.pol.exclusive_strategy_check_early || need == StrategyGroup::kAny || row(*c.strategy_cls).group == need) return true;
+  if (c.pol.exclusive_strategy_check != ExclusiveStrategyCheck::kAtRealize || need == StrategyGroup::kAny ||
+      row(*c.strategy_cls).group == need)
+    return true;
   c.fire(RuleId::kExclusiveLate);
   return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_allowed(need)),
                                                          fld("strategy_class", row(*c.strategy_cls).cls), fld("accelerator", c.accel.repr()),

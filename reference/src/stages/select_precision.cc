@@ -44,7 +44,7 @@ bool validate(Ctx& c) {
     return c.fail(DiagCode::kBf16RequiresNative, {fld("amp_backend", amp_backend_shown(c)), fld("precision", p)});
   }
   auto amp = row(*c.strategy_cls).amp;
-  if (!c.pol.sharded_apex_owned_by_strategy && (is16(p) || isbf16(p)) && c.amp_type == "apex" &&
+  if (c.pol.sharded_apex_check == ShardedApexCheck::kAtPrecisionFor16AndBf16 && (is16(p) || isbf16(p)) && c.amp_type == "apex" &&
       (amp == AmpGroup::kSharded || amp == AmpGroup::kFullySharded)) {
     c.fire(RuleId::kShardedApex);
     return c.fail(DiagCode::kShardedApex, {fld("strategy", PyValue::string(std::string(c.strategy_name))), fld("precision", p),

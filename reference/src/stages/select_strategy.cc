@@ -85,7 +85,7 @@ bool fallbacks(Ctx& c, bool by_default) {
       cls = registered_class(s);
     }
   }
-  if (!c.pol.gpu_strategy_off_gpu_error && cls && row(*cls).needs_gpu && c.accel_is(AcceleratorId::kCpu)) {
+  if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kFallbackToDdpOnCpu && cls && row(*cls).needs_gpu && c.accel_is(AcceleratorId::kCpu)) {
     c.fire(RuleId::kFallbackCpuDdp);
     c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", c.strategy_flag)});
     s = "ddp";
@@ -205,18 +205,18 @@ bool spec_checks(Ctx& c) {
   const auto& cls = row(*c.strategy_cls);
   // The strategy as the user gave it, or the registered name chosen for them: built only for a message.
   auto user = [&] { return c.in.flags.strategy.is_none() ? PyValue::string(std::string(c.strategy_name)) : c.in.flags.strategy; };
-  if (c.pol.gpu_strategy_off_gpu_error && cls.needs_gpu && c.accelerator != AcceleratorId::kGpu) {
+  if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kError && cls.needs_gpu && c.accelerator != AcceleratorId::kGpu) {
     c.fire(RuleId::kStrategyNeedsGpu);
     return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", user()), fld("accelerator", c.accel.repr())});
   }
   StrategyGroup need = row(c.accelerator).exclusive;
-  if (c.pol.exclusive_strategy_check_early && need != StrategyGroup::kAny && cls.group != need) {
+  if (c.pol.exclusive_strategy_check == ExclusiveStrategyCheck::kAtStrategySelection && need != StrategyGroup::kAny && cls.group != need) {
     c.fire(RuleId::kExclusiveEarly);
     return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_classes(need)),
                                                            fld("strategy_class", cls.cls), fld("accelerator", c.accel.repr()), fld("strategy", user())});
   }
   bool sharded = cls.amp == AmpGroup::kSharded || cls.amp == AmpGroup::kFullySharded;
-  if (c.pol.sharded_apex_owned_by_strategy && sharded && c.amp_type == "apex" && py_eq_int(c.precision, 16)) {
+  if (c.pol.sharded_apex_check == ShardedApexCheck::kAtStrategyFor16 && sharded && c.amp_type == "apex" && py_eq_int(c.precision, 16)) {
     c.fire(RuleId::kStrategyAmpBackends);
     return c.fail(DiagCode::kShardedApex, {fld("strategy", user()), fld("precision", c.in.flags.precision), fld("amp_backend", c.in.flags.amp_backend),
                                            fld("owner", cls.cls), fld("allowed", "'native'")});

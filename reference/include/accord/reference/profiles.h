@@ -36,6 +36,10 @@ enum class ProfileRowId : std::uint16_t {
   inline constexpr Profile Profile::k##Id{static_cast<std::uint16_t>(detail::ProfileRowId::k##Id)};
 #include "../../../tables/profiles.def"
 
+/// The value sets of enum policies (tables/policy_enums.def).
+#define ACCORD_POLICY_ENUM(Type, ...) enum class Type { __VA_ARGS__ };
+#include "../../../tables/policy_enums.def"
+
 /// Profile-dependent behaviour, one member per row of tables/policies.def (each starts at its root value).
 struct Policy {
 #define ACCORD_POLICY(Type, Name, Root, What) Type Name = Root;
@@ -48,7 +52,7 @@ enum class Connector { kTrainer, kFabric };
 /// One policy value a profile sets differently from its parent (a row of tables/policy_overrides.def).
 struct PolicyOverride {
   std::string policy;  ///< the policy's name (tables/policies.def)
-  bool value = false;
+  std::string value;   ///< its wire value: `true`, `false`, or an enum value in snake case (`at_realize`)
   std::string reason;
 };
 
@@ -80,23 +84,26 @@ std::string profile_names(const char* separator = ", ");
 const Policy& policy(Profile p);
 /// Whether rule `r` belongs to profile `p`: its gate (tables/rules.def) holds for the profile's policies.
 bool rule_in_profile(RuleId r, Profile p);
-/// The policy that gates a rule (tables/rules.def, column Gate) and the value it needs; nullopt when the rule belongs
-/// to every profile.
+/// The policy that gates a rule (tables/rules.def, column Gate) and the wire value it needs; nullopt when the rule
+/// belongs to every profile.
 struct RuleGate {
   std::string policy;
-  bool value = true;
+  std::string value;  ///< `true`, `false` or an enum value
 };
 std::optional<RuleGate> rule_gate(RuleId r);
-/// The names of every bool policy of tables/policies.def, in table order, and a policy's value by name.
+/// The names of every policy of tables/policies.def, in table order.
 const std::vector<std::string>& policy_names();
-std::optional<bool> policy_value(const Policy& p, std::string_view name);
+/// A policy's value by name, as its wire value (`true`, `at_realize`); nullopt for an unknown name.
+std::optional<std::string> policy_value(const Policy& p, std::string_view name);
+/// The wire values a policy can take (`false`, `true` for a bool), in declaration order; empty for an unknown name.
+std::vector<std::string> policy_values(std::string_view name);
 /// What the policy decides (its row's last column); nullptr for an unknown name.
 const char* policy_description(std::string_view name);
 
 /// Adds a profile at run time: a child of `parent` that changes `overrides` (the same data as a row of
 /// tables/profiles.def plus its rows of tables/policy_overrides.def; for tests and for users who pin a fork without
 /// rebuilding the tables). Call before any resolution runs on another thread. Returns false and sets `error` for an
-/// existing name, an unknown parent or an unknown policy.
+/// existing name, an unknown parent, an unknown policy or a value the policy cannot take.
 bool add_profile(const std::string& name, const std::string& parent, Connector connector, const std::string& release,
                  bool default_cases, bool inherit_cases, const std::string& description,
                  const std::vector<PolicyOverride>& overrides, Profile* out, std::string* error);
