@@ -45,8 +45,7 @@ void Ctx::note(DiagCode code, std::vector<Field> f) {
 
 std::optional<ClassInfo> Ctx::class_of(const Instance& inst) const {
   const auto& ci = inst.known;
-  bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin &&
-                     row(static_cast<PrecisionPluginId>(ci->id)).lightning_2x && !pol.classes_from_2x;
+  bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin && !row(static_cast<PrecisionPluginId>(ci->id)).gate.holds(pol);
   return absent_here ? std::nullopt : ci;
 }
 

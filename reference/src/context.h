@@ -96,7 +96,7 @@ struct Ctx {
     return nullptr;
   }
   /// The class a user's instance names, among the classes this profile's Lightning has (policy
-  /// classes_from_2x: HalfPrecisionPlugin is a 2.x class).
+  /// the class's Gate column: HalfPrecisionPlugin exists where classes_from_2x holds).
   std::optional<ClassInfo> class_of(const Instance& inst) const;
   /// Whether the accelerator (flag or instance, per policy) is `a`.
   bool accel_is(AcceleratorId a) const;

@@ -2,6 +2,8 @@
 // tables/policy_overrides.def) and rule membership from the rules' gates.
 #include "accord/reference/profiles.h"
 
+#include "accord/reference/gate.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -24,11 +26,6 @@ struct ValueList<bool> {
   };
 #include "../tables/policy_enums.def"
 
-/// A value of policy type T as an index into its value list; a value of another type does not convert.
-template <typename T>
-constexpr int as_value(T v) {
-  return static_cast<int>(v);
-}
 
 struct PolicySlot {
   const char* name;
@@ -107,7 +104,7 @@ struct OverrideRow {
 };
 constexpr OverrideRow kOverrides[] = {
 #define ACCORD_POLICY_OVERRIDE(Prof, Name, Value, Reason) \
-  {detail::ProfileRowId::k##Prof, #Name, as_value<decltype(Policy::Name)>(Value), Reason},
+  {detail::ProfileRowId::k##Prof, #Name, gate_value<decltype(Policy::Name)>(Value), Reason},
 #include "../tables/policy_overrides.def"
 };
 
@@ -155,21 +152,11 @@ std::deque<ProfileInfo>& storage() {
   return rows;
 }
 
-struct Gate {
-  const char* policy;  ///< nullptr: the rule belongs to every profile
-  int value;
-};
-constexpr Gate kRuleGates[] = {
-#define ALWAYS {nullptr, 0}
-#define WHEN(P) {#P, as_value<decltype(Policy::P)>(true)}
-#define UNLESS(P) {#P, as_value<decltype(Policy::P)>(false)}
-#define IS(P, V) {#P, as_value<decltype(Policy::P)>(V)}
+constexpr PolicyGate kRuleGates[] = {
+#include "gate_macros.h"
 #define ACCORD_RULE(Id, Wire, G, Source) G,
 #include "../tables/rules.def"
-#undef ALWAYS
-#undef WHEN
-#undef UNLESS
-#undef IS
+#include "gate_macros_end.h"
 };
 
 }  // namespace
@@ -196,13 +183,10 @@ std::string profile_names(const char* separator) {
 
 const Policy& policy(Profile p) { return storage()[p.index].policy; }
 
-bool rule_in_profile(RuleId r, Profile p) {
-  const Gate& g = kRuleGates[static_cast<std::size_t>(r)];
-  return !g.policy || slot(g.policy)->get(policy(p)) == g.value;
-}
+bool rule_in_profile(RuleId r, Profile p) { return kRuleGates[static_cast<std::size_t>(r)].holds(policy(p)); }
 
 std::optional<RuleGate> rule_gate(RuleId r) {
-  const Gate& g = kRuleGates[static_cast<std::size_t>(r)];
+  const PolicyGate& g = kRuleGates[static_cast<std::size_t>(r)];
   if (!g.policy) return std::nullopt;
   return RuleGate{g.policy, value_name(*slot(g.policy), g.value)};
 }

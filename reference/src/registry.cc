@@ -1,6 +1,8 @@
 // registry.cc: the rule tables as constant arrays of rows, and name lookups over them.
 #include "accord/reference/registry.h"
 
+#include "accord/reference/profiles.h"
+
 #include <algorithm>
 #include <cassert>
 #include <iterator>
@@ -55,9 +57,11 @@ Rows<LauncherRow> launchers() { return {std::begin(kLaunchers), std::end(kLaunch
 namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const PrecisionPluginRow kPrecisionPlugins[] = {
-#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Lightning2x) \
-  {PrecisionPluginId::k##Id, Class, Accepts, Package, TpuOk, Default, Lightning2x},
+#include "gate_macros.h"
+#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Gate) \
+  {PrecisionPluginId::k##Id, Class, Accepts, Package, TpuOk, Default, Gate},
 #include "../tables/precision_plugins.def"
+#include "gate_macros_end.h"
 };
 }  // namespace
 

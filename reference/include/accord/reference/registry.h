@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "accord/reference/gate.h"
+
 namespace accord::reference {
 
 enum class DeviceParser { kCpu, kGpu, kHpu, kIpu, kTpu };
@@ -37,7 +39,7 @@ enum class LauncherKind {
 #include "../../../tables/launchers.def"
 };
 enum class PrecisionPluginId {
-#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Lightning2x) k##Id,
+#define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Gate) k##Id,
 #include "../../../tables/precision_plugins.def"
 };
 enum class ClusterEnvId {
@@ -58,7 +60,7 @@ struct StrategyRow { StrategyId id; const char* name; StrategyClass cls; const c
 struct LauncherRow { LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive; };
 struct PrecisionPluginRow {
   PrecisionPluginId id; const char* cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
-  bool lightning_2x;
+  PolicyGate gate;  ///< the profiles in which the class exists
 };
 struct ClusterEnvRow {
   ClusterEnvId id; const char* cls; ExternalRule external; bool settable;

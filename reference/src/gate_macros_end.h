@@ -1,0 +1,6 @@
+// gate_macros_end.h: ends what gate_macros.h began.
+#undef ALWAYS
+#undef ACCORD_GATE_
+#undef WHEN
+#undef UNLESS
+#undef IS
