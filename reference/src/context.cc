@@ -1,4 +1,4 @@
-// context.cc: small helpers of the resolution context.
+// context.cc: small helpers of the input, the journal and the accelerator flag.
 #include "context.h"
 
 #include <algorithm>
@@ -27,14 +27,14 @@ std::string AcceleratorFlag::repr() const {
 namespace {
 // PL 1.6.5 utilities/rank_zero.py _get_rank: the first of RANK, LOCAL_RANK, SLURM_PROCID, JSM_NAMESPACE_RANK
 // that is set, else 0. A value int() cannot read is taken as 0 (Lightning would fail to import).
-bool process_is_rank_zero(const Ctx& c) {
+bool process_is_rank_zero(const Input& c) {
   for (const char* k : {"RANK", "LOCAL_RANK", "SLURM_PROCID", "JSM_NAMESPACE_RANK"})
     if (const std::string* v = c.env_var(k)) return py_int_from_str(*v).value_or(0) == 0;
   return true;
 }
 }  // namespace
 
-void Ctx::note(DiagCode code, std::vector<Field> f) {
+void Resolution::note(DiagCode code, std::vector<Field> f) {
   // Every connector note is a rank_zero_warn/deprecation/info except the auto-select log line (_set_devices_flag_if_auto_select_gpus_passed: a plain logger).
   if (pol.rank_zero_gating && code != DiagCode::kAutoSelectGpus && !process_is_rank_zero(*this)) {
     if (std::find(trace.begin(), trace.end(), RuleId::kRankZeroOnly) == trace.end()) fire(RuleId::kRankZeroOnly);
@@ -43,15 +43,15 @@ void Ctx::note(DiagCode code, std::vector<Field> f) {
   notes.push_back({code, std::move(f)});
 }
 
-std::optional<ClassInfo> Ctx::class_of(const Instance& inst) const {
+std::optional<ClassInfo> Input::class_of(const Instance& inst) const {
   const auto& ci = inst.known;
   bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin && !row(static_cast<PrecisionPluginId>(ci->id)).gate.holds(pol);
   return absent_here ? std::nullopt : ci;
 }
 
-bool Ctx::accel_is(AcceleratorId a) const {
-  if (accel.kind == AcceleratorFlag::Kind::kName) return accel.id == a;
-  if (accel.kind == AcceleratorFlag::Kind::kInstance) return pol.instances_match_by_kind && accel.id == a;
+bool AcceleratorFlag::is(AcceleratorId a, const Policy& pol) const {
+  if (kind == Kind::kName) return id == a;
+  if (kind == Kind::kInstance) return pol.instances_match_by_kind && id == a;
   return false;
 }
 

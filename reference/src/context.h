@@ -1,4 +1,4 @@
-// context.h: the working state shared by the stages of one resolution (internal).
+// context.h: what the stages of one resolution share (input, journal) and the result each stage produces (internal).
 #pragma once
 
 #include <optional>
@@ -26,6 +26,8 @@ struct AcceleratorFlag {
   std::string repr() const;
   /// True when the flag is the string `name` (Lightning's `flag == "gpu"` comparisons).
   bool is_name(AcceleratorId a) const { return kind == Kind::kName && id == a; }
+  /// Whether the flag is `a`: the name, or (under policy instances_match_by_kind) an instance of its class.
+  bool is(AcceleratorId a, const Policy& pol) const;
 };
 
 /// `['auto', 'cpu', 'gpu', ...]`: what an accelerator string may be (err_accelerator_unknown's `allowed`).
@@ -34,53 +36,24 @@ std::string accelerator_names_with_auto();
 /// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
 struct SlurmVerdict { bool managing = false; std::string reason; };
 
-/// The state every stage reads and writes. Stages return false after fail().
-struct Ctx {
-  Ctx(const Case& c, Profile p) : in(c), profile(p), pol(policy(p)) { trace.reserve(48); }  // one allocation per case
+// What the stages share, and what each produces.
+//
+// A resolution runs three stages in the order of resolve.cc (SPEC.md "Stage order"); each gets the read-only Input and
+// appends to the Journal (together: Resolution), reads the results of the stages before it as const values and fills
+// its own result, its only output: validate fills FinalFlags, select fills Selection, realize fills the Plan (and
+// consumes the Selection, moving its values into the plan). Within a stage the steps build the stage's result in
+// sequence (one owner: the stage), a later step completing or revising what an earlier one set; the comment of each
+// field names the steps that write it. Where a later stage revises an earlier stage's value, it records the value as
+// its own field: the accelerator flag of FinalFlags is resolved (IPU strategy, registry lookup, auto, default) into
+// Selection::accelerator, and the strategy flag's default and fallbacks are local to select_strategy.
+
+/// The read-only input of one resolution: the case after the `PL_TRAINER_<FLAG>` defaults, the profile, its policies.
+struct Input {
+  Input(const Case& c, Profile p) : in(c), profile(p), pol(policy(p)) {}
   const Case& in;
-  Profile profile;
+  const Profile profile;
   const Policy& pol;
-  std::vector<Diagnostic> notes;
-  std::vector<RuleId> trace;
-  std::optional<Diagnostic> error;
 
-  // stage 1: final flags
-  std::vector<PyValue> plugins;
-  PyValue strategy_flag;  ///< lower-cased string, instance, or another value; absent = None
-  AcceleratorFlag accel;
-  PyValue precision;      ///< None when absent in 1.6 is 32; spec normalises spellings
-  std::string_view amp_type;  ///< "native", "apex", "" (None)
-  PyValue amp_level;
-  std::optional<PyValue> precision_plugin, checkpoint_io, cluster_env;
-  std::string layer_sync;  ///< class name, "" = none
-  std::vector<std::string> strategy_parallel_devices;
-  PyValue devices_flag;
-  long long num_nodes = 1;
-  const char* legacy_source = nullptr;  ///< the legacy flag that set the devices, if any
-
-  // stage 2: selection
-  AcceleratorId accelerator = AcceleratorId::kNone;
-  bool accelerator_is_instance = false;
-  PyValue parsed_devices;
-  std::vector<std::string> parallel_devices;
-  std::optional<ClusterEnvId> env;
-  std::optional<StrategyClass> strategy_cls;
-  std::string_view strategy_name;  ///< registered name or class strategy_name (table storage)
-  std::vector<std::pair<std::string, std::string>> strategy_params;
-  bool strategy_is_instance = false;
-  std::string root_device;
-  PrecisionPlan precision_plan;
-  /// SLURM's verdict once the devices are counted (the cluster environment and the strategy fallback both ask).
-  std::optional<SlurmVerdict> slurm;
-
-  // helpers
-  void fire(RuleId r) { trace.push_back(r); }
-  /// Records a note; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0 (realize.rank-zero-only).
-  void note(DiagCode c, std::vector<Field> f = {});
-  bool fail(DiagCode c, std::vector<Field> f = {}) {
-    error = Diagnostic{c, std::move(f)};
-    return false;
-  }
   /// The env variable, or nullptr. A scan of the (small, sorted) environment: no string is built for a literal
   /// name or a piece of a table cell.
   const std::string* env_var(std::string_view k) const {
@@ -98,8 +71,86 @@ struct Ctx {
   /// The class a user's instance names, among the classes this profile's Lightning has (policy
   /// the class's Gate column: HalfPrecisionPlugin exists where classes_from_2x holds).
   std::optional<ClassInfo> class_of(const Instance& inst) const;
-  /// Whether the accelerator (flag or instance, per policy) is `a`.
-  bool accel_is(AcceleratorId a) const;
+};
+
+/// The resolution's log, which every stage appends to: the rules that fired, the notes, the one error. Not stage
+/// state: no stage decides anything from it.
+struct Journal {
+  std::vector<Diagnostic> notes;
+  std::vector<RuleId> trace;
+  std::optional<Diagnostic> error;
+  void fire(RuleId r) { trace.push_back(r); }
+  /// Records the error; a stage returns false after it.
+  bool fail(DiagCode c, std::vector<Field> f = {}) {
+    error = Diagnostic{c, std::move(f)};
+    return false;
+  }
+};
+
+/// What every step of every stage receives: the input (read only) and the journal. It holds no stage's result.
+struct Resolution : Input, Journal {
+  Resolution(const Case& c, Profile p) : Input(c, p) { trace.reserve(48); }  // one allocation per case
+  /// Records a note; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0 (realize.rank-zero-only).
+  void note(DiagCode c, std::vector<Field> f = {});
+};
+
+/// Stage 1 (validate): the flags after their checks, as PL 1.6.5 _check_config_and_set_final_flags and
+/// _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag leave them. Its steps run in the order
+/// validate_flags, validate_plugins, validate_amp, validate_devices (construct_instances and check_determinism_flags
+/// before them write no field); each field names the steps that write it.
+struct FinalFlags {
+  std::vector<PyValue> plugins;  ///< validate_flags: the plugins flag as a list
+  /// validate_flags (`strategy=`, `accelerator=<strategy>`), validate_plugins (a strategy plugin): lower-cased
+  /// string, instance, or another value; absent = None.
+  PyValue strategy_flag;
+  /// validate_flags (`accelerator=`), validate_plugins (a strategy instance's `accelerator` and parallel devices),
+  /// validate_devices (a legacy device flag).
+  AcceleratorFlag accelerator_flag;
+  PyValue precision;          ///< validate_flags: None when absent in 1.6 is 32; spec normalises spellings
+  std::string_view amp_type;  ///< validate_amp: "native", "apex", "" (None)
+  PyValue amp_level;          ///< validate_amp
+  /// validate_plugins: the plugins given, or the strategy instance's own (taken unchecked, so any value).
+  std::optional<PyValue> precision_plugin_flag, checkpoint_io_flag, cluster_env_flag;
+  std::string_view layer_sync;  ///< validate_plugins: class name (static or the case's instance), "" = none
+  std::vector<std::string> strategy_parallel_devices;  ///< validate_plugins: the strategy instance's parallel_devices
+  PyValue devices_flag;                   ///< validate_devices (`devices=` or the legacy flag)
+  long long num_nodes = 1;                ///< validate_devices
+  const char* legacy_source = nullptr;    ///< validate_devices: the legacy flag that set the devices, if any
+};
+
+/// Stage 2 (select): what is chosen. Its steps run in the order select_accelerator, select_cluster_env,
+/// select_strategy, select_precision; each field names the steps that write it. Two fields are revised by a later
+/// step of the stage: the accelerator (select_strategy's ddp_cpu fallback turns GPU into CPU, PL 1.6.5
+/// _check_strategy_and_fallback) and the parallel devices (select_strategy's Horovod step, PL 1.6.5 _handle_horovod).
+struct Selection {
+  /// select_accelerator (the accelerator flag resolved), select_strategy (the ddp_cpu fallback).
+  AcceleratorId accelerator = AcceleratorId::kNone;
+  bool accelerator_is_instance = false;  ///< as accelerator: the flag was an Accelerator instance
+  PyValue parsed_devices;                ///< select_accelerator
+  std::vector<std::string> parallel_devices;  ///< select_accelerator, select_strategy (Horovod)
+  /// slurm_verdict, asked by select_cluster_env or select_strategy once the devices are counted.
+  std::optional<SlurmVerdict> slurm;
+  std::optional<ClusterEnvId> cluster_env;  ///< select_cluster_env
+  // select_strategy
+  std::optional<StrategyClass> strategy_cls;
+  std::string_view strategy_name;  ///< registered name or class strategy_name (table storage)
+  std::vector<std::pair<std::string, std::string>> strategy_params;
+  bool strategy_is_instance = false;
+  std::string root_device;
+  PrecisionPlan precision_plan;  ///< select_precision
+
+  /// Lightning's `accelerator_flag == "<name>"` once the flag is chosen (a name, or an instance that matches by kind
+  /// under policy instances_match_by_kind).
+  bool accelerator_flag_is(AcceleratorId a, const Policy& pol) const {
+    return accelerator == a && (!accelerator_is_instance || pol.instances_match_by_kind);
+  }
+  /// Python repr of the chosen accelerator flag (`'gpu'`, `GPUAccelerator()`).
+  std::string accelerator_flag_repr() const { return AcceleratorFlag(flag_kind(), accelerator).repr(); }
+
+ private:
+  AcceleratorFlag::Kind flag_kind() const {
+    return accelerator_is_instance ? AcceleratorFlag::Kind::kInstance : AcceleratorFlag::Kind::kName;
+  }
 };
 
 /// The table row of `v` when it is an instance of a known class of kind `k`, as Python's `isinstance(v, <base
@@ -116,29 +167,32 @@ inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKin
 inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
 inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }
 
-/// PL 1.6.5 _is_slurm_managing_tasks, worked out once per case (Ctx::slurm); nullptr after fail() on an unreadable
-/// SLURM_NTASKS.
-const SlurmVerdict* slurm_verdict(Ctx& c);
-bool detect_torchelastic(const Ctx& c);
-bool detect_kubeflow(const Ctx& c);
+/// PL 1.6.5 _is_slurm_managing_tasks, worked out once per case (Selection::slurm, a step of stage 2); nullptr after
+/// fail() on an unreadable SLURM_NTASKS.
+const SlurmVerdict* slurm_verdict(Resolution& c, const FinalFlags& flags, Selection& sel);
+bool detect_torchelastic(const Input& c);
+bool detect_kubeflow(const Input& c);
 /// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.
 std::string group_allowed(StrategyGroup g);
 
-// Stage entry points, in the order resolve() calls them.
-bool validate_flags(Ctx& c);          // stages/validate_flags.cc
-bool validate_amp(Ctx& c);            // stages/validate_flags.cc
-bool validate_plugins(Ctx& c);        // stages/validate_plugins.cc
-bool validate_devices(Ctx& c);        // stages/validate_devices.cc
-bool select_accelerator(Ctx& c);      // stages/select_accelerator.cc
-bool select_cluster_env(Ctx& c);      // stages/select_cluster_env.cc
-bool select_strategy(Ctx& c);         // stages/select_strategy.cc
-bool select_precision(Ctx& c);        // stages/select_precision.cc
-bool realize(Ctx& c, Plan& plan);     // stages/realize.cc
+// Stage entry points, in the order resolve() calls them. Each writes only its own stage's result.
 /// The case with `PL_TRAINER_<FLAG>` environment defaults applied to the flags it does not pass; nullopt when
-/// none applies (validate.trainer-env-defaults).
+/// none applies (validate.trainer-env-defaults). Builds the Input, before stage 1.
 std::optional<Case> trainer_env_defaults(const Case& in);  // stages/validate_flags.cc
-bool construct_instances(Ctx& c);     // stages/validate_plugins.cc
-bool check_determinism_flags(Ctx& c);        // stages/determinism.cc
-void realize_determinism(Ctx& c, Plan& plan);  // stages/determinism.cc
+// Stage 1: validate, filling FinalFlags.
+bool construct_instances(Resolution& c);                         // stages/validate_plugins.cc
+bool check_determinism_flags(Resolution& c);                     // stages/determinism.cc
+bool validate_flags(Resolution& c, FinalFlags& flags);           // stages/validate_flags.cc
+bool validate_plugins(Resolution& c, FinalFlags& flags);         // stages/validate_plugins.cc
+bool validate_amp(Resolution& c, FinalFlags& flags);             // stages/validate_flags.cc
+bool validate_devices(Resolution& c, FinalFlags& flags);         // stages/validate_devices.cc
+// Stage 2: select, filling Selection from the final flags.
+bool select_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select_accelerator.cc
+bool select_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select_cluster_env.cc
+bool select_strategy(Resolution& c, const FinalFlags& flags, Selection& sel);     // stages/select_strategy.cc
+bool select_precision(Resolution& c, const FinalFlags& flags, Selection& sel);    // stages/select_precision.cc
+// Stage 3: realize, filling the Plan; it consumes the selection (moves its values into the plan).
+bool realize(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan);  // stages/realize.cc
+void realize_determinism(Resolution& c, Plan& plan);                                // stages/determinism.cc
 
 }  // namespace accord::reference::detail

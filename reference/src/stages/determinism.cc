@@ -5,7 +5,7 @@ namespace accord::reference::detail {
 
 // PL 1.6.5 AcceleratorConnector.__init__ order: the benchmark-with-deterministic warning, then cudnn.benchmark is written (torch rejects a non-bool),
 // then use_deterministic_algorithms(deterministic) (torch rejects a non-bool).
-bool check_determinism_flags(Ctx& c) {
+bool check_determinism_flags(Resolution& c) {
   const PyValue& d = c.in.flags.deterministic;
   const PyValue& b = c.in.flags.benchmark;
   if (d.truthy() && b.truthy()) {
@@ -24,7 +24,7 @@ bool check_determinism_flags(Ctx& c) {
 }
 
 // PL 1.6.4 #13154 _init_deterministic and __init__; spec per decision 10.
-void realize_determinism(Ctx& c, Plan& plan) {
+void realize_determinism(Resolution& c, Plan& plan) {
   const PyValue& d = c.in.flags.deterministic;
   const PyValue& b = c.in.flags.benchmark;
   auto& out = plan.determinism;
@@ -52,7 +52,7 @@ void realize_determinism(Ctx& c, Plan& plan) {
   if (!det) return;
   c.fire(RuleId::kCublasWorkspace);
   out.env.emplace("CUBLAS_WORKSPACE_CONFIG", ":4096:8");
-  bool horovod = c.strategy_cls && *c.strategy_cls == StrategyClass::kHorovod;
+  bool horovod = plan.strategy.cls == row(StrategyClass::kHorovod).cls;
   if (!c.pol.horovod_env_only_with_horovod || horovod) {
     c.fire(RuleId::kHorovodFusion);
     out.env.emplace("HOROVOD_FUSION_THRESHOLD", "0");

@@ -37,7 +37,7 @@ const EnvCell& env_cell(ClusterEnvId id, RankColumn column) {
 
 /// Reads one rank variable of a cluster environment row cell. Strict reads fail on a missing variable (Python
 /// KeyError); optional names (`?`) default to 0.
-bool read_env_value(Ctx& c, const ClusterEnvRow& env, RankColumn column, bool strict, std::optional<long long>& out) {
+bool read_env_value(Resolution& c, const ClusterEnvRow& env, RankColumn column, bool strict, std::optional<long long>& out) {
   const EnvCell& cell = env_cell(env.id, column);
   if (cell.names.empty()) return true;
   for (const auto& n : cell.names) {
@@ -58,9 +58,9 @@ bool read_env_value(Ctx& c, const ClusterEnvRow& env, RankColumn column, bool st
 
 // Strategy.set_world_ranks and the cluster environment getters. set_world_ranks reads the node, local and
 // global rank but never world_size(), so the world size is reported when readable and never fails.
-bool world_ranks(Ctx& c, Plan& plan) {
-  const auto& env = row(*c.env);
-  const auto& cls = row(*c.strategy_cls);
+bool world_ranks(Resolution& c, const Selection& sel, Plan& plan) {
+  const auto& env = row(*sel.cluster_env);
+  const auto& cls = row(*sel.strategy_cls);
   auto& ce = plan.cluster_environment;
   bool strict = cls.world_ranks;
   // The spawn family sets its local rank to the process index (0 before spawning) instead of reading it
@@ -96,8 +96,8 @@ bool world_ranks(Ctx& c, Plan& plan) {
   return true;
 }
 
-bool launcher(Ctx& c, Plan& plan) {
-  const auto& cls = row(*c.strategy_cls);
+bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
+  const auto& cls = row(*sel.strategy_cls);
   LauncherKind kind = cls.launcher;
   if (kind == LauncherKind::kSubprocessScript && plan.cluster_environment.creates_processes_externally) {
     c.fire(RuleId::kLauncherExternal);
@@ -121,51 +121,51 @@ bool launcher(Ctx& c, Plan& plan) {
   return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", PyValue::string(cls.name)), fld("compatible", ok)});
 }
 
-bool exclusive_late(Ctx& c) {
-  StrategyGroup need = row(c.accelerator).exclusive;
+bool exclusive_late(Resolution& c, const Selection& sel) {
+  StrategyGroup need = row(sel.accelerator).exclusive;
   if (c.pol.exclusive_strategy_check != ExclusiveStrategyCheck::kAtRealize || need == StrategyGroup::kAny ||
-      row(*c.strategy_cls).group == need)
+      row(*sel.strategy_cls).group == need)
     return true;
   c.fire(RuleId::kExclusiveLate);
-  return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_allowed(need)),
-                                                         fld("strategy_class", row(*c.strategy_cls).cls), fld("accelerator", c.accel.repr()),
+  return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need)),
+                                                         fld("strategy_class", row(*sel.strategy_cls).cls), fld("accelerator", sel.accelerator_flag_repr()),
                                                          fld("strategy", c.in.flags.strategy.is_none()
-                                                                             ? PyValue::string(std::string(c.strategy_name))
+                                                                             ? PyValue::string(std::string(sel.strategy_name))
                                                                              : c.in.flags.strategy)});
 }
 
 }  // namespace
 
-bool realize(Ctx& c, Plan& plan) {
-  const auto& cls = row(*c.strategy_cls);
-  const auto& acc = row(c.accelerator);
+bool realize(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan) {
+  const auto& cls = row(*sel.strategy_cls);
+  const auto& acc = row(sel.accelerator);
   plan.accelerator = acc.name;
   plan.accelerator_class = acc.cls;
-  plan.devices = std::move(c.parsed_devices);
-  plan.num_nodes = c.num_nodes;
+  plan.devices = std::move(sel.parsed_devices);
+  plan.num_nodes = flags.num_nodes;
   c.fire(RuleId::kCheckpointIO);
   // The strategy keeps whatever checkpoint_io it was given; the plan names its type (`str` for a string).
-  plan.checkpoint_io = c.checkpoint_io ? py_type_name(*c.checkpoint_io) : cls.checkpoint_io;
+  plan.checkpoint_io = flags.checkpoint_io_flag ? py_type_name(*flags.checkpoint_io_flag) : cls.checkpoint_io;
   c.fire(RuleId::kParallelDevices);
-  // The plan takes over the working state from here on (the stages after this one read the plan).
-  plan.parallel_devices = std::move(c.parallel_devices);
+  // The plan takes over the selection from here on (the steps after this one read the plan).
+  plan.parallel_devices = std::move(sel.parallel_devices);
   // `num_processes` exists on the DDP and DDP-spawn families only (ddp.py, ddp_spawn.py); DP, Horovod, IPU and
   // the single-device strategies run one process. Those families are the classes with a launcher.
   plan.num_processes = cls.launcher != LauncherKind::kNone ? static_cast<long long>(plan.parallel_devices.size()) : 1;
-  plan.strategy = {c.strategy_name, cls.cls, cls.name, std::move(c.strategy_params), c.root_device};
+  plan.strategy = {sel.strategy_name, cls.cls, cls.name, std::move(sel.strategy_params), std::move(sel.root_device)};
   if (cls.parallel) {
     c.fire(RuleId::kClusterEnv);
     c.fire(RuleId::kLayerSync);
-    plan.layer_sync = std::move(c.layer_sync);
+    plan.layer_sync = flags.layer_sync;
   }
-  const auto& env = row(*c.env);
+  const auto& env = row(*sel.cluster_env);
   plan.cluster_environment.cls = env.cls;
   plan.cluster_environment.creates_processes_externally =
       env.external == ExternalRule::kAlways || c.env_var("LOCAL_RANK") != nullptr;
-  if (!world_ranks(c, plan) || !launcher(c, plan) || !exclusive_late(c)) return false;
+  if (!world_ranks(c, sel, plan) || !launcher(c, sel, plan) || !exclusive_late(c, sel)) return false;
   c.fire(RuleId::kIsDistributed);
   plan.is_distributed = cls.distributed;
-  plan.precision = std::move(c.precision_plan);
+  plan.precision = std::move(sel.precision_plan);
   return true;
 }
 

@@ -27,62 +27,71 @@ constexpr std::array<AutoRule, 5> kAutoRules = {{{RuleId::kAutoTpu, AcceleratorI
                                                  {RuleId::kAutoGpu, AcceleratorId::kGpu},
                                                  {RuleId::kAutoCpu, AcceleratorId::kCpu}}};
 
-bool ipu_strategy_instance(const Ctx& c) {
-  return c.strategy_flag.is_instance() && c.strategy_flag.inst->cls == row(StrategyClass::kIpu).cls;
+bool ipu_strategy_instance(const FinalFlags& flags) {
+  return flags.strategy_flag.is_instance() && flags.strategy_flag.inst->cls == row(StrategyClass::kIpu).cls;
 }
 
-bool choose(Ctx& c) {
-  if (ipu_strategy_instance(c)) {
+// The accelerator flag of stage 1 resolved into Selection::accelerator: the IPU strategy, the registry lookup, auto, the
+// default (PL 1.6.5 _check_config_and_set_final_flags end, _set_parallel_devices_and_init_accelerator,
+// _choose_accelerator). `kind` and `id` are the flag as Lightning rewrites it on the way, local to this step.
+bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  const AcceleratorFlag& given = flags.accelerator_flag;
+  AcceleratorFlag::Kind kind = given.kind;
+  AcceleratorId id = given.id;
+  auto set = [&](AcceleratorId a) { kind = AcceleratorFlag::Kind::kName, id = a; };
+  if (ipu_strategy_instance(flags)) {
     if (c.pol.ipu_strategy_forces_ipu) {
       c.fire(RuleId::kIpuStrategyForcesIpu);
-      c.accel = {AcceleratorFlag::Kind::kName, AcceleratorId::kIpu};
-    } else if (c.accel.kind == AcceleratorFlag::Kind::kUnset || c.accel.kind == AcceleratorFlag::Kind::kAuto) {
+      set(AcceleratorId::kIpu);
+    } else if (kind == AcceleratorFlag::Kind::kUnset || kind == AcceleratorFlag::Kind::kAuto) {
       c.fire(RuleId::kIpuStrategyAcceleratorConflict);
-      c.accel = {AcceleratorFlag::Kind::kName, AcceleratorId::kIpu};
-    } else if (c.accel.id != AcceleratorId::kIpu) {
+      set(AcceleratorId::kIpu);
+    } else if (id != AcceleratorId::kIpu) {
       c.fire(RuleId::kIpuStrategyAcceleratorConflict);
       return c.fail(DiagCode::kAcceleratorStrategyMismatch,
-                    {fld("accelerator_class", row(c.accel.id).cls), fld("allowed", "strategies other than `IPUStrategy`"),
-                     fld("strategy_class", "IPUStrategy"), fld("accelerator", c.accel.repr()), fld("strategy", c.strategy_flag)});
+                    {fld("accelerator_class", row(id).cls), fld("allowed", "strategies other than `IPUStrategy`"),
+                     fld("strategy_class", "IPUStrategy"), fld("accelerator", given.repr()), fld("strategy", flags.strategy_flag)});
     }
   }
-  if (c.accel.kind == AcceleratorFlag::Kind::kText) {
+  if (kind == AcceleratorFlag::Kind::kText) {
     // PL 1.6.5 _set_parallel_devices_and_init_accelerator: lower-cased, then looked up in the AcceleratorRegistry.
     c.fire(RuleId::kAcceleratorRegistry);
-    auto id = accelerator_by_name(ascii_lower(c.accel.text));
-    if (!id) return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(c.accel.text)), fld("allowed", accelerator_names_with_auto())});
-    c.accel = {AcceleratorFlag::Kind::kName, *id};
+    auto found = accelerator_by_name(ascii_lower(given.text));
+    if (!found)
+      return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(given.text)), fld("allowed", accelerator_names_with_auto())});
+    set(*found);
   }
-  if (c.accel.kind == AcceleratorFlag::Kind::kAuto) {
+  if (kind == AcceleratorFlag::Kind::kAuto) {
     for (const auto& r : kAutoRules) {
       if (available(c.in.hardware, r.then)) {
         c.fire(r.id);
-        c.accel = {AcceleratorFlag::Kind::kName, r.then};
+        set(r.then);
         break;
       }
     }
-  } else if (c.accel.kind == AcceleratorFlag::Kind::kUnset) {
+  } else if (kind == AcceleratorFlag::Kind::kUnset) {
     c.fire(RuleId::kDefaultCpu);
-    c.accel = {AcceleratorFlag::Kind::kName, AcceleratorId::kCpu};
+    set(AcceleratorId::kCpu);
   }
-  c.accelerator = c.accel.id;
-  c.accelerator_is_instance = c.accel.kind == AcceleratorFlag::Kind::kInstance;
+  sel.accelerator = id;
+  sel.accelerator_is_instance = kind == AcceleratorFlag::Kind::kInstance;
   c.fire(RuleId::kAcceleratorAvailable);
-  if (!available(c.in.hardware, c.accelerator)) {
+  if (!available(c.in.hardware, sel.accelerator)) {
     std::string names;
     for (const auto& r : accelerators())
       if (available(c.in.hardware, r.id)) names += std::string(names.empty() ? "'" : ", '") + r.name + "'";
-    return c.fail(DiagCode::kAcceleratorUnavailable,
-                  {fld("accelerator_class", row(c.accelerator).cls), fld("available", "[" + names + "]"), fld("accelerator", c.accel.repr())});
+    return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", row(sel.accelerator).cls), fld("available", "[" + names + "]"),
+                                                      fld("accelerator", sel.accelerator_flag_repr())});
   }
   return true;
 }
 
 // PL 1.6.1 #12608: auto_select_gpus picks free GPUs (pick_multiple_gpus).
-bool auto_select(Ctx& c) {
+// `devices` becomes `picked`, the GPU ids chosen.
+bool auto_select(Resolution& c, const Selection& sel, const PyValue*& devices, std::optional<PyValue>& picked) {
   const auto& f = c.in.flags;
-  if (!f.auto_select_gpus.truthy() || c.accelerator != AcceleratorId::kGpu) return true;
-  const PyValue& value = f.gpus.truthy() ? f.gpus : c.devices_flag;
+  if (!f.auto_select_gpus.truthy() || sel.accelerator != AcceleratorId::kGpu) return true;
+  const PyValue& value = f.gpus.truthy() ? f.gpus : *devices;
   if (!value.is_int_like()) return true;
   c.fire(RuleId::kAutoSelectGpus);
   long long n = value.as_int();
@@ -95,8 +104,8 @@ bool auto_select(Ctx& c) {
     if (!c.in.hardware.gpu_busy.count(k)) ids.push_back(PyValue::integer(k));
   if (static_cast<long long>(ids.size()) < n)
     return c.fail(DiagCode::kAutoSelectNoneFree, {fld("requested", std::to_string(n)), fld("free", std::to_string(ids.size()))});
-  c.devices_flag = PyValue::make_list(ids);
-  c.note(DiagCode::kAutoSelectGpus, {fld("ids", repr(c.devices_flag))});
+  devices = &picked.emplace(PyValue::make_list(ids));
+  c.note(DiagCode::kAutoSelectGpus, {fld("ids", repr(*devices))});
   return true;
 }
 
@@ -107,51 +116,54 @@ constexpr std::array<ParserRule, 5> kParserRules = {{{DeviceParser::kCpu, RuleId
                                                      {DeviceParser::kHpu, RuleId::kParseHpu},
                                                      {DeviceParser::kIpu, RuleId::kParseIpu}}};
 
-bool parse(Ctx& c) {
-  const auto& acc = row(c.accelerator);
-  std::string_view flag = c.legacy_source ? c.legacy_source : "devices";
+bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selection& sel) {
+  const auto& acc = row(sel.accelerator);
+  std::string_view flag = flags.legacy_source ? flags.legacy_source : "devices";
   ParsedDevices p;
   for (const auto& r : kParserRules) {
     if (r.parser != acc.parser) continue;
     c.fire(r.id);
     switch (r.parser) {
-      case DeviceParser::kCpu: p = parse_cpu(c.devices_flag, flag); break;
-      case DeviceParser::kGpu: p = parse_gpu(c.devices_flag, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}); break;
-      case DeviceParser::kTpu: p = parse_tpu(c.devices_flag, flag); break;
-      case DeviceParser::kHpu: p = parse_hpu(c.devices_flag, flag); break;
-      case DeviceParser::kIpu: p = parse_ipu(c.devices_flag, flag); break;
+      case DeviceParser::kCpu: p = parse_cpu(devices, flag); break;
+      case DeviceParser::kGpu: p = parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}); break;
+      case DeviceParser::kTpu: p = parse_tpu(devices, flag); break;
+      case DeviceParser::kHpu: p = parse_hpu(devices, flag); break;
+      case DeviceParser::kIpu: p = parse_ipu(devices, flag); break;
     }
   }
   if (p.error) return c.fail(p.error->code, p.error->fields);
-  if (p.no_gpus && c.strategy_parallel_devices.empty()) {
+  if (p.no_gpus && flags.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kGpuDevicesNone);
     DiagCode code = c.pol.gpu_devices_none_error ? DiagCode::kDevicesZero : DiagCode::kGpuDevicesNone;
     if (code == DiagCode::kDevicesZero)
-      return c.fail(code, {fld("devices", c.devices_flag), fld("accelerator", "gpu"), fld("flag", std::string(flag))});
-    return c.fail(code, {fld("flag", std::string(flag)), fld("value", c.devices_flag)});
+      return c.fail(code, {fld("devices", devices), fld("accelerator", "gpu"), fld("flag", std::string(flag))});
+    return c.fail(code, {fld("flag", std::string(flag)), fld("value", devices)});
   }
   if (acc.parser == DeviceParser::kGpu && detect_torchelastic(c) && c.in.hardware.cuda_devices == 1 &&
       p.parsed.kind == PyValue::Kind::kList && p.parsed.list.size() != 1)
     c.fire(RuleId::kGpuTorchElasticException);
-  c.parsed_devices = std::move(p.parsed);
-  c.parallel_devices = std::move(p.parallel);
-  if (!c.strategy_parallel_devices.empty()) {
+  sel.parsed_devices = std::move(p.parsed);
+  sel.parallel_devices = std::move(p.parallel);
+  if (!flags.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kParallelDevicesFromStrategy);
-    c.parallel_devices = c.strategy_parallel_devices;
+    sel.parallel_devices = flags.strategy_parallel_devices;
   }
   return true;
 }
 
 }  // namespace
 
-bool select_accelerator(Ctx& c) {
-  if (!choose(c)) return false;
-  const auto& acc = row(c.accelerator);
-  if (c.devices_flag.is_none() || py_eq_str(c.devices_flag, "auto")) {
+bool select_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  if (!choose(c, flags, sel)) return false;
+  const auto& acc = row(sel.accelerator);
+  // The devices flag as this step completes it, local to it: counted for None and "auto", then the GPUs auto_select_gpus picks.
+  std::optional<PyValue> counted, picked;
+  const PyValue* devices = &flags.devices_flag;
+  if (devices->is_none() || py_eq_str(*devices, "auto")) {
     c.fire(RuleId::kDevicesAutoCount);
-    c.devices_flag = PyValue::integer(acc.auto_count < 0 ? c.in.hardware.cuda_devices : acc.auto_count);
+    devices = &counted.emplace(PyValue::integer(acc.auto_count < 0 ? c.in.hardware.cuda_devices : acc.auto_count));
   }
-  return auto_select(c) && parse(c);
+  return auto_select(c, sel, devices, picked) && parse(c, flags, *devices, sel);
 }
 
 }  // namespace accord::reference::detail

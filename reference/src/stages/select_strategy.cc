@@ -18,25 +18,38 @@ PyValue single(StrategyClass cls, std::string_view device) {
   return built.back().value;
 }
 
+/// The strategy flag as select_strategy completes it, local to the step: the final flag, or (copied on the first change)
+/// the value the default or a fallback puts in its place.
+struct StrategyChoice {
+  const PyValue* flag;
+  std::optional<PyValue> own;
+  const PyValue& value() const { return *flag; }
+  void set(PyValue v) { flag = &own.emplace(std::move(v)); }
+  void set_name(const char* name) {
+    if (!own) flag = &own.emplace(*flag);
+    own->str = name;
+  }
+};
+
 // PL 1.6.5 accelerator_connector.py _choose_strategy, only when no strategy was given.
-void default_choice(Ctx& c) {
-  size_t n = c.parallel_devices.size();
-  auto pick = [&](RuleId r, PyValue v) { c.fire(r); c.strategy_flag = std::move(v); };
-  if (c.accel_is(AcceleratorId::kIpu)) return pick(RuleId::kDefaultIpu, PyValue::string("ipu_strategy"));
-  if (c.accel_is(AcceleratorId::kHpu))
+PyValue default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
+  size_t n = sel.parallel_devices.size();
+  auto pick = [&](RuleId r, PyValue v) { c.fire(r); return v; };
+  if (sel.accelerator_flag_is(AcceleratorId::kIpu, c.pol)) return pick(RuleId::kDefaultIpu, PyValue::string("ipu_strategy"));
+  if (sel.accelerator_flag_is(AcceleratorId::kHpu, c.pol))
     return n > 1 ? pick(RuleId::kDefaultHpuParallel, PyValue::string("hpu_parallel"))
                  : pick(RuleId::kDefaultHpuSingle, single(StrategyClass::kHpuSingle, "hpu"));
-  if (c.accel_is(AcceleratorId::kTpu))
+  if (sel.accelerator_flag_is(AcceleratorId::kTpu, c.pol))
     return n > 1 ? pick(RuleId::kDefaultTpuSpawn, PyValue::string("tpu_spawn"))
-                 : pick(RuleId::kDefaultTpuSingle, single(StrategyClass::kSingleTpu, n ? "xla:" + c.parallel_devices[0] : "xla"));
+                 : pick(RuleId::kDefaultTpuSingle, single(StrategyClass::kSingleTpu, n ? "xla:" + sel.parallel_devices[0] : "xla"));
   if (c.in.hardware.has_package("horovod") && (c.env_var("OMPI_COMM_WORLD_RANK") || c.env_var("HOROVOD_RANK")))
     return pick(RuleId::kDefaultHorovod, PyValue::string("horovod"));
-  if (c.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, PyValue::string("ddp"));
+  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, PyValue::string("ddp"));
   if (n <= 1) {
-    std::string dev = c.accel_is(AcceleratorId::kGpu) && n ? c.parallel_devices[0] : "cpu";
+    std::string dev = sel.accelerator_flag_is(AcceleratorId::kGpu, c.pol) && n ? sel.parallel_devices[0] : "cpu";
     return pick(RuleId::kDefaultSingleDevice, single(StrategyClass::kSingleDevice, dev));
   }
-  pick(RuleId::kDefaultDdpSpawn, PyValue::string("ddp_spawn"));
+  return pick(RuleId::kDefaultDdpSpawn, PyValue::string("ddp_spawn"));
 }
 
 std::optional<StrategyClass> registered_class(const std::string& name) {
@@ -47,23 +60,21 @@ std::optional<StrategyClass> registered_class(const std::string& name) {
 
 // PL 1.6.5 _check_strategy_and_fallback (string flags only). `by_default`: the flag came from
 // default_choice, so replacing it is not a fallback of the user's choice and spec does not warn (decision 4e/4f).
-bool fallbacks(Ctx& c, bool by_default) {
-  if (!c.strategy_flag.is_str()) return true;
-  std::string& s = c.strategy_flag.str;
-  if (s == "ddp_cpu") {
+bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyChoice& strategy, bool by_default) {
+  if (!strategy.value().is_str()) return true;
+  if (strategy.value().str == "ddp_cpu") {
     c.fire(RuleId::kFallbackDdpCpu);
     if (c.in.hardware.tpu) return c.fail(DiagCode::kDdpCpuOnTpu, {fld("accelerator", "'ddp_cpu'")});
-    s = py_eq_int(c.parsed_devices, 1) && c.num_nodes > 1 ? "ddp" : "ddp_spawn";
-    if (c.accel.is_name(AcceleratorId::kGpu)) {
+    strategy.set_name(py_eq_int(sel.parsed_devices, 1) && flags.num_nodes > 1 ? "ddp" : "ddp_spawn");
+    if (!sel.accelerator_is_instance && sel.accelerator == AcceleratorId::kGpu) {  // the flag is the string "gpu"
       c.note(DiagCode::kDdpCpuGpuIgnored);
       // 1.6.5 sets the flag to the string "cpu" and the accelerator to a new CPUAccelerator, so later
       // `flag == "cpu"` checks (the precision 16 -> bf16 warning, the AMP device) see the CPU.
-      c.accel = {AcceleratorFlag::Kind::kName, AcceleratorId::kCpu};
-      c.accelerator = AcceleratorId::kCpu;
-      c.accelerator_is_instance = false;
+      sel.accelerator = AcceleratorId::kCpu;
+      sel.accelerator_is_instance = false;
     }
   }
-  auto cls = registered_class(s);
+  auto cls = registered_class(strategy.value().str);
   if (cls == StrategyClass::kDdpSpawn) {
     std::optional<ClusterEnvId> external;
     const SlurmVerdict* slurm = nullptr;
@@ -71,7 +82,7 @@ bool fallbacks(Ctx& c, bool by_default) {
       external = ClusterEnvId::kTorchElastic;
     } else if (detect_kubeflow(c)) {
       external = ClusterEnvId::kKubeflow;
-    } else if (!(slurm = slurm_verdict(c))) {
+    } else if (!(slurm = slurm_verdict(c, flags, sel))) {
       c.fire(RuleId::kFallbackCluster);  // the SLURM check itself failed (unreadable SLURM_NTASKS)
       return false;
     } else if (slurm->managing) {
@@ -80,15 +91,16 @@ bool fallbacks(Ctx& c, bool by_default) {
     if (external) {
       c.fire(RuleId::kFallbackCluster);
       if (c.pol.fallbacks_warn && !by_default)
-        c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", c.strategy_flag), fld("environment", row(*external).cls)});
-      s = "ddp";
-      cls = registered_class(s);
+        c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", strategy.value()), fld("environment", row(*external).cls)});
+      strategy.set_name("ddp");
+      cls = registered_class(strategy.value().str);
     }
   }
-  if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kFallbackToDdpOnCpu && cls && row(*cls).needs_gpu && c.accel_is(AcceleratorId::kCpu)) {
+  if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kFallbackToDdpOnCpu && cls && row(*cls).needs_gpu &&
+      sel.accelerator_flag_is(AcceleratorId::kCpu, c.pol)) {
     c.fire(RuleId::kFallbackCpuDdp);
-    c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", c.strategy_flag)});
-    s = "ddp";
+    c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", strategy.value())});
+    strategy.set_name("ddp");
   }
   return true;
 }
@@ -96,12 +108,12 @@ bool fallbacks(Ctx& c, bool by_default) {
 bool is_class(const PyValue& v, StrategyClass cls) { return v.is_instance() && v.inst->cls == row(cls).cls; }
 
 // PL 1.6.5 accelerator_connector.py _handle_horovod.
-bool horovod(Ctx& c) {
-  if (!py_eq_str(c.strategy_flag, "horovod") && !is_class(c.strategy_flag, StrategyClass::kHorovod)) return true;
+bool horovod(Resolution& c, const FinalFlags& flags, Selection& sel, const PyValue& strategy) {
+  if (!py_eq_str(strategy, "horovod") && !is_class(strategy, StrategyClass::kHorovod)) return true;
   c.fire(RuleId::kHorovod);
-  if (c.num_nodes > 1) return c.fail(DiagCode::kHorovodNumNodes, {fld("num_nodes", std::to_string(c.num_nodes))});
+  if (flags.num_nodes > 1) return c.fail(DiagCode::kHorovodNumNodes, {fld("num_nodes", std::to_string(flags.num_nodes))});
   if (!c.in.hardware.has_package("horovod"))
-    return c.fail(DiagCode::kPackageMissing, {fld("component", "HorovodStrategy"), fld("package", "horovod"), fld("strategy", c.strategy_flag)});
+    return c.fail(DiagCode::kPackageMissing, {fld("component", "HorovodStrategy"), fld("package", "horovod"), fld("strategy", strategy)});
   long long local = 1;
   for (const char* k : {"OMPI_COMM_WORLD_LOCAL_SIZE", "HOROVOD_LOCAL_SIZE"}) {
     if (auto* v = c.env_var(k)) {
@@ -111,9 +123,9 @@ bool horovod(Ctx& c) {
       break;
     }
   }
-  c.parallel_devices.clear();
+  sel.parallel_devices.clear();
   for (long long k = 0; k < local; ++k)
-    c.parallel_devices.push_back(c.accelerator == AcceleratorId::kGpu ? "cuda:" + std::to_string(k) : "cpu");
+    sel.parallel_devices.push_back(sel.accelerator == AcceleratorId::kGpu ? "cuda:" + std::to_string(k) : "cpu");
   return true;
 }
 
@@ -147,31 +159,30 @@ const std::string& registered_names() {
 }
 
 // PL 1.6.5 accelerator_connector.py _init_strategy + the strategy constructors (1.6.5 StrategyRegistry.get).
-bool instantiate(Ctx& c) {
-  const PyValue& f = c.strategy_flag;
+bool instantiate(Resolution& c, Selection& sel, const PyValue& f) {
   if (f.is_str()) {
     c.fire(RuleId::kRegistry);
     auto id = strategy_by_name(f.str);
     if (!id) return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", registered_names())});
-    c.strategy_cls = row(*id).cls;
-    c.strategy_name = row(*id).name;
-    c.strategy_params = registered_params(*id);
+    sel.strategy_cls = row(*id).cls;
+    sel.strategy_name = row(*id).name;
+    sel.strategy_params = registered_params(*id);
   } else {
     auto ci = f.is_instance() ? f.inst->known : std::nullopt;
     if (!ci || ci->kind != ClassKind::kStrategy) {
       c.fire(RuleId::kInvalidType);
       return c.fail(DiagCode::kStrategyInvalidType, {fld("strategy", f)});
     }
-    c.strategy_cls = static_cast<StrategyClass>(ci->id);
-    c.strategy_name = row(*c.strategy_cls).name;
-    c.strategy_is_instance = true;
+    sel.strategy_cls = static_cast<StrategyClass>(ci->id);
+    sel.strategy_name = row(*sel.strategy_cls).name;
+    sel.strategy_is_instance = true;
     static constexpr std::string_view kComponents[] = {"accelerator", "precision_plugin", "checkpoint_io", "cluster_environment",
                                                        "parallel_devices"};
     for (const auto& [k, v] : f.inst->args)
       if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
-        c.strategy_params.emplace_back(k, json_literal(v));
+        sel.strategy_params.emplace_back(k, json_literal(v));
   }
-  const auto& cls = row(*c.strategy_cls);
+  const auto& cls = row(*sel.strategy_cls);
   c.fire(RuleId::kConstructor);
   if (*cls.package && !c.in.hardware.has_package(cls.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package), fld("strategy", f)});
@@ -181,14 +192,14 @@ bool instantiate(Ctx& c) {
   // Only the single-device classes take their root device from `device` (column Root); for the DDP family
   // `device` is one more argument (PL 1.6.5 strategies/*.py root_device).
   if (cls.root != RootDevice::kArg) return true;
-  for (const auto& [k, v] : c.strategy_params)
-    if (k == "device") c.root_device = v.substr(1, v.size() - 2);
+  for (const auto& [k, v] : sel.strategy_params)
+    if (k == "device") sel.root_device = v.substr(1, v.size() - 2);
   if (f.is_instance()) {
     const PyValue& device = f.inst->arg("device");
-    if (!device.is_none()) c.root_device = py_str(device);
-    if (device.is_absent()) c.root_device = cls.device_default;
+    if (!device.is_none()) sel.root_device = py_str(device);
+    if (device.is_absent()) sel.root_device = cls.device_default;
   }
-  if (c.root_device.empty() && !*cls.device_default)
+  if (sel.root_device.empty() && !*cls.device_default)
     return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
   return true;
 }
@@ -201,22 +212,25 @@ std::string group_classes(StrategyGroup g) {
 }
 
 // spec: the checks each strategy row owns (decision 1, 4b, 4g, 6).
-bool spec_checks(Ctx& c) {
-  const auto& cls = row(*c.strategy_cls);
+bool spec_checks(Resolution& c, const FinalFlags& flags, const Selection& sel) {
+  const auto& cls = row(*sel.strategy_cls);
   // The strategy as the user gave it, or the registered name chosen for them: built only for a message.
-  auto user = [&] { return c.in.flags.strategy.is_none() ? PyValue::string(std::string(c.strategy_name)) : c.in.flags.strategy; };
-  if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kError && cls.needs_gpu && c.accelerator != AcceleratorId::kGpu) {
+  auto user = [&] { return c.in.flags.strategy.is_none() ? PyValue::string(std::string(sel.strategy_name)) : c.in.flags.strategy; };
+  if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kError && cls.needs_gpu && sel.accelerator != AcceleratorId::kGpu) {
     c.fire(RuleId::kStrategyNeedsGpu);
-    return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", user()), fld("accelerator", c.accel.repr())});
+    return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", user()), fld("accelerator", sel.accelerator_flag_repr())});
   }
-  StrategyGroup need = row(c.accelerator).exclusive;
-  if (c.pol.exclusive_strategy_check == ExclusiveStrategyCheck::kAtStrategySelection && need != StrategyGroup::kAny && cls.group != need) {
+  StrategyGroup need = row(sel.accelerator).exclusive;
+  if (c.pol.exclusive_strategy_check == ExclusiveStrategyCheck::kAtStrategySelection && need != StrategyGroup::kAny &&
+      cls.group != need) {
     c.fire(RuleId::kExclusiveEarly);
-    return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(c.accelerator).cls), fld("allowed", group_classes(need)),
-                                                           fld("strategy_class", cls.cls), fld("accelerator", c.accel.repr()), fld("strategy", user())});
+    return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_classes(need)),
+                                                           fld("strategy_class", cls.cls), fld("accelerator", sel.accelerator_flag_repr()),
+                                                           fld("strategy", user())});
   }
   bool sharded = cls.amp == AmpGroup::kSharded || cls.amp == AmpGroup::kFullySharded;
-  if (c.pol.sharded_apex_check == ShardedApexCheck::kAtStrategyFor16 && sharded && c.amp_type == "apex" && py_eq_int(c.precision, 16)) {
+  if (c.pol.sharded_apex_check == ShardedApexCheck::kAtStrategyFor16 && sharded && flags.amp_type == "apex" &&
+      py_eq_int(flags.precision, 16)) {
     c.fire(RuleId::kStrategyAmpBackends);
     return c.fail(DiagCode::kShardedApex, {fld("strategy", user()), fld("precision", c.in.flags.precision), fld("amp_backend", c.in.flags.amp_backend),
                                            fld("owner", cls.cls), fld("allowed", "'native'")});
@@ -226,10 +240,13 @@ bool spec_checks(Ctx& c) {
 
 }  // namespace
 
-bool select_strategy(Ctx& c) {
-  bool by_default = c.strategy_flag.is_none();
-  if (by_default) default_choice(c);
-  return fallbacks(c, by_default) && horovod(c) && instantiate(c) && spec_checks(c);
+bool select_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  // The selection records the strategy the completed flag names (strategy_cls, strategy_name, strategy_params, root_device).
+  bool by_default = flags.strategy_flag.is_none();
+  StrategyChoice strategy{&flags.strategy_flag, std::nullopt};
+  if (by_default) strategy.set(default_choice(c, flags, sel));
+  return fallbacks(c, flags, sel, strategy, by_default) && horovod(c, flags, sel, strategy.value()) &&
+         instantiate(c, sel, strategy.value()) && spec_checks(c, flags, sel);
 }
 
 std::string group_allowed(StrategyGroup g) { return group_classes(g); }

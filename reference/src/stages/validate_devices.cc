@@ -6,14 +6,14 @@ namespace {
 
 constexpr long long kMaxNodes = 1LL << 31;
 
-bool intake_num_nodes(Ctx& c) {
+bool intake_num_nodes(Resolution& c, FinalFlags& flags) {
   const PyValue& n = c.in.flags.num_nodes;
   c.fire(RuleId::kNumNodes);
   auto bad = [&] { return c.fail(DiagCode::kNumNodesInvalid, {fld("num_nodes", n)}); };
   auto out_of_range = [&] {
     return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "|num_nodes| < 2**31")});
   };
-  if (n.is_none()) { c.num_nodes = 1; return true; }
+  if (n.is_none()) { flags.num_nodes = 1; return true; }
   bool big = n.kind == PyValue::Kind::kBigInt;  // a Python int beyond int64: past the limit either way
   if (c.pol.num_nodes_positive) {
     c.fire(RuleId::kNumNodesPositive);
@@ -23,15 +23,15 @@ bool intake_num_nodes(Ctx& c) {
   if (big) return out_of_range();
   switch (n.kind) {
     case PyValue::Kind::kBool:
-    case PyValue::Kind::kInt: c.num_nodes = n.as_int(); break;
+    case PyValue::Kind::kInt: flags.num_nodes = n.as_int(); break;
     case PyValue::Kind::kFloat:
       if (!(n.f > -9e18 && n.f < 9e18)) return bad();
-      c.num_nodes = static_cast<long long>(n.f);
+      flags.num_nodes = static_cast<long long>(n.f);
       break;
     case PyValue::Kind::kStr: {
       auto v = py_int_from_str(n.str);
       if (!v) return bad();
-      c.num_nodes = *v;
+      flags.num_nodes = *v;
       break;
     }
     case PyValue::Kind::kBigInt:  // handled above
@@ -40,7 +40,7 @@ bool intake_num_nodes(Ctx& c) {
     case PyValue::Kind::kAbsent:
     case PyValue::Kind::kNone: return bad();
   }
-  if (c.num_nodes >= kMaxNodes || c.num_nodes <= -kMaxNodes) return out_of_range();
+  if (flags.num_nodes >= kMaxNodes || flags.num_nodes <= -kMaxNodes) return out_of_range();
   return true;
 }
 
@@ -49,7 +49,7 @@ bool is_zero_request(const PyValue& v) {
 }
 
 /// The accelerator flag as the devices-zero error prints it: the string as given, None, or the instance's class name.
-std::string accel_plain(const AcceleratorFlag& a) {
+std::string accelerator_flag_plain(const AcceleratorFlag& a) {
   switch (a.kind) {
     case AcceleratorFlag::Kind::kUnset: return "None";
     case AcceleratorFlag::Kind::kAuto: return "auto";
@@ -63,7 +63,7 @@ std::string accel_plain(const AcceleratorFlag& a) {
 struct Legacy { const char* name; const PyValue* value; AcceleratorId acc; };
 
 // PL 1.6.5 accelerator_connector.py _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag.
-bool map_legacy(Ctx& c) {
+bool map_legacy(Resolution& c, FinalFlags& flags) {
   const auto& f = c.in.flags;
   const Legacy legacy[] = {{"num_processes", &f.num_processes, AcceleratorId::kCpu},
                            {"gpus", &f.gpus, AcceleratorId::kGpu},
@@ -99,14 +99,14 @@ bool map_legacy(Ctx& c) {
       c.note(DiagCode::kMultipleLegacyFlags, {fld("flags", names)});
     }
   }
-  c.devices_flag = *first->value;
-  c.legacy_source = first->name;
-  bool auto_given = c.accel.kind == AcceleratorFlag::Kind::kAuto;
-  if (c.accel.kind == AcceleratorFlag::Kind::kUnset || (auto_given && c.pol.legacy_type_overrides_auto)) {
+  flags.devices_flag = *first->value;
+  flags.legacy_source = first->name;
+  bool auto_given = flags.accelerator_flag.kind == AcceleratorFlag::Kind::kAuto;
+  if (flags.accelerator_flag.kind == AcceleratorFlag::Kind::kUnset || (auto_given && c.pol.legacy_type_overrides_auto)) {
     c.fire(RuleId::kLegacyAccelerator);
     for (const Legacy* l : {&legacy[2], &legacy[3], &legacy[1], &legacy[0]})  // ipus, tpu_cores, gpus, num_processes
-      if (l->value->truthy()) c.accel = {AcceleratorFlag::Kind::kName, l->acc};
-  } else if (c.pol.legacy_accelerator_conflict_error && c.accel.kind != AcceleratorFlag::Kind::kAuto && c.accel.id != first->acc) {
+      if (l->value->truthy()) flags.accelerator_flag = {AcceleratorFlag::Kind::kName, l->acc};
+  } else if (c.pol.legacy_accelerator_conflict_error && !auto_given && flags.accelerator_flag.id != first->acc) {
     c.fire(RuleId::kLegacyAcceleratorConflict);
     return c.fail(DiagCode::kFlagConflict, {fld("first", "accelerator=" + repr(f.accelerator)),
                                             fld("second", std::string(first->name) + "=" + repr(*first->value)),
@@ -117,17 +117,17 @@ bool map_legacy(Ctx& c) {
 
 }  // namespace
 
-bool validate_devices(Ctx& c) {
-  if (!intake_num_nodes(c)) return false;
-  c.devices_flag = c.in.flags.devices;
-  if (is_zero_request(c.devices_flag)) {
+bool validate_devices(Resolution& c, FinalFlags& flags) {
+  if (!intake_num_nodes(c, flags)) return false;
+  flags.devices_flag = c.in.flags.devices;
+  if (is_zero_request(flags.devices_flag)) {
     c.fire(RuleId::kDevicesZero);
-    return c.fail(DiagCode::kDevicesZero, {fld("devices", c.devices_flag), fld("accelerator", accel_plain(c.accel))});
+    return c.fail(DiagCode::kDevicesZero, {fld("devices", flags.devices_flag), fld("accelerator", accelerator_flag_plain(flags.accelerator_flag))});
   }
-  if (!map_legacy(c)) return false;
-  if (py_eq_str(c.devices_flag, "auto") && c.accel.kind == AcceleratorFlag::Kind::kUnset) {
+  if (!map_legacy(c, flags)) return false;
+  if (py_eq_str(flags.devices_flag, "auto") && flags.accelerator_flag.kind == AcceleratorFlag::Kind::kUnset) {
     c.fire(RuleId::kDevicesAutoWithoutAccelerator);
-    return c.fail(DiagCode::kDevicesAutoWithoutAccelerator, {fld("devices", c.devices_flag)});
+    return c.fail(DiagCode::kDevicesAutoWithoutAccelerator, {fld("devices", flags.devices_flag)});
   }
   return true;
 }

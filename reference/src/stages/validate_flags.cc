@@ -17,19 +17,19 @@ bool is_strategy_value(const PyValue& v) {
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: the strategy flag and its conflicts.
-bool intake_strategy(Ctx& c) {
+bool intake_strategy(Resolution& c, FinalFlags& flags) {
   const auto& f = c.in.flags;
   if (f.strategy.is_none()) return true;
-  c.strategy_flag = f.strategy;
-  if (c.strategy_flag.is_str()) {
+  flags.strategy_flag = f.strategy;
+  if (flags.strategy_flag.is_str()) {
     c.fire(RuleId::kStrategyLowercase);
-    for (auto& ch : c.strategy_flag.str)  // ascii_lower in place
+    for (auto& ch : flags.strategy_flag.str)  // ascii_lower in place
       if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    if (c.strategy_flag.str == "ddp_cpu") {
+    if (flags.strategy_flag.str == "ddp_cpu") {
       c.fire(RuleId::kStrategyDdpCpu);
       return c.fail(DiagCode::kStrategyDdpCpu, {fld("strategy", f.strategy)});
     }
-    if (c.strategy_flag.str == "tpu_spawn") {
+    if (flags.strategy_flag.str == "tpu_spawn") {
       c.fire(RuleId::kStrategyTpuSpawn);
       return c.fail(DiagCode::kStrategyTpuSpawn, {fld("strategy", f.strategy)});
     }
@@ -37,53 +37,53 @@ bool intake_strategy(Ctx& c) {
   const PyValue& acc = f.accelerator;
   if (acc.is_instance() && is_strategy_value(acc)) {
     c.fire(RuleId::kStrategyVsAcceleratorInstance);
-    return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", c.strategy_flag), fld("accelerator", acc)});
+    return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
   }
   if (acc.is_str() && is_strategy_value(acc)) {
-    if (!py_eq(acc, c.strategy_flag)) {
+    if (!py_eq(acc, flags.strategy_flag)) {
       c.fire(RuleId::kStrategyVsAcceleratorName);
-      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", c.strategy_flag), fld("accelerator", acc)});
+      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
     }
     if (c.pol.strategy_twice_error) {
       c.fire(RuleId::kStrategyTwice);
-      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", c.strategy_flag), fld("accelerator", acc)});
+      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
     }
   }
-  for (const auto& p : c.plugins) {
+  for (const auto& p : flags.plugins) {
     if (is_strategy_value(p)) {
       c.fire(RuleId::kStrategyInPlugins);
-      return c.fail(DiagCode::kStrategyInPlugins, {fld("strategy", c.strategy_flag), fld("plugin", p)});
+      return c.fail(DiagCode::kStrategyInPlugins, {fld("strategy", flags.strategy_flag), fld("plugin", p)});
     }
   }
   return true;
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: the accelerator flag.
-bool intake_accelerator(Ctx& c) {
+bool intake_accelerator(Resolution& c, FinalFlags& flags) {
   const PyValue& acc = c.in.flags.accelerator;
   if (acc.is_none()) return true;
   if (acc.is_str() && acc.str == "auto") {
     c.fire(RuleId::kAcceleratorName);
-    c.accel.kind = AcceleratorFlag::Kind::kAuto;
+    flags.accelerator_flag.kind = AcceleratorFlag::Kind::kAuto;
     return true;
   }
   if (acc.is_str() && accelerator_by_name(acc.str)) {
     c.fire(RuleId::kAcceleratorName);
-    c.accel = {AcceleratorFlag::Kind::kName, *accelerator_by_name(acc.str)};
+    flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *accelerator_by_name(acc.str)};
     return true;
   }
   if (acc.is_instance()) {
     const auto& ci = acc.inst->known;
     if (ci && ci->kind == ClassKind::kAccelerator) {
       c.fire(RuleId::kAcceleratorName);
-      c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ci->id)};
+      flags.accelerator_flag = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ci->id)};
       return true;
     }
   }
   if (is_strategy_value(acc)) {
     c.fire(RuleId::kAcceleratorStrategyDeprecated);
     c.note(DiagCode::kAcceleratorStrategyDeprecated, {fld("accelerator", acc)});
-    c.strategy_flag = acc;
+    flags.strategy_flag = acc;
     return true;
   }
   if (acc.is_str() && acc.str == "ddp_cpu") {
@@ -92,7 +92,7 @@ bool intake_accelerator(Ctx& c) {
       return c.fail(DiagCode::kAcceleratorDdpCpu, {fld("accelerator", acc)});
     }
     c.fire(RuleId::kAcceleratorDdpCpu);
-    if (!c.strategy_flag.truthy()) c.strategy_flag = acc;  // `not self._strategy_flag`: strategy="" counts as unset
+    if (!flags.strategy_flag.truthy()) flags.strategy_flag = acc;  // `not self._strategy_flag`: strategy="" counts as unset
     return true;
   }
   if (c.pol.accelerator_unknown_error) {
@@ -117,16 +117,16 @@ const std::vector<PrecisionSpelling>& spec_spellings() {
   return rows;
 }
 
-bool intake_precision(Ctx& c) {
+bool intake_precision(Resolution& c, FinalFlags& flags) {
   const PyValue& p = c.in.flags.precision;
   if (c.pol.precision_normalize) {
     c.fire(RuleId::kPrecisionNormalize);
-    if (p.is_none()) { c.precision = PyValue::integer(32); return true; }
+    if (p.is_none()) { flags.precision = PyValue::integer(32); return true; }
     bool int_spelling = p.kind == PyValue::Kind::kInt;
     const std::string int_text = int_spelling ? std::to_string(p.i) : std::string();
     for (const auto& s : spec_spellings()) {
       if ((p.is_str() && p.str == s.text) || (int_spelling && int_text == s.text)) {
-        c.precision = s.value;
+        flags.precision = s.value;
         return true;
       }
     }
@@ -134,7 +134,7 @@ bool intake_precision(Ctx& c) {
                   {fld("precision", p), fld("allowed", "(16, 32, 64, '16', '32', '64', 'bf16', '16-mixed', "
                                                        "'bf16-mixed', '32-true', '64-true', '16-true', 'bf16-true')")});
   }
-  c.precision = p.is_absent() ? PyValue::integer(32) : p;
+  flags.precision = p.is_absent() ? PyValue::integer(32) : p;
   if (p.is_none()) return true;
   c.fire(RuleId::kPrecisionWhitelist);
   std::string s = py_str(p);
@@ -221,41 +221,41 @@ std::optional<Case> trainer_env_defaults(const Case& in) {
   return out;
 }
 
-bool validate_flags(Ctx& c) {
+bool validate_flags(Resolution& c, FinalFlags& flags) {
   const PyValue& pl = c.in.flags.plugins;
   if (pl.kind == PyValue::Kind::kList) {
-    c.plugins = pl.list;
+    flags.plugins = pl.list;
   } else if (!pl.is_none()) {
     c.fire(RuleId::kPluginsWrap);
-    c.plugins = {pl};
+    flags.plugins = {pl};
   }
-  return intake_strategy(c) && intake_accelerator(c) && intake_precision(c);
+  return intake_strategy(c, flags) && intake_accelerator(c, flags) && intake_precision(c, flags);
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags, end: amp type and amp level.
-bool validate_amp(Ctx& c) {
+bool validate_amp(Resolution& c, FinalFlags& flags) {
   const PyValue& b = c.in.flags.amp_backend;
   c.fire(RuleId::kAmpBackend);
   if (b.is_absent()) {
-    c.amp_type = "native";
+    flags.amp_type = "native";
   } else if (!b.is_str()) {
     return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", b), fld("allowed", "'native', 'apex'")});
   } else {
     std::string low = ascii_lower(b.str);
     if (low == "native" || low == "apex") {
-      c.amp_type = low == "native" ? "native" : "apex";
+      flags.amp_type = low == "native" ? "native" : "apex";
     } else if (c.pol.amp_backend_unknown_error) {
       c.fire(RuleId::kAmpBackendUnknown);
       return c.fail(DiagCode::kAmpBackendInvalid, {fld("amp_backend", b), fld("allowed", "'native', 'apex'")});
     } else {
       c.fire(RuleId::kAmpBackendUnknownIgnored);
-      c.amp_type = "";
+      flags.amp_type = "";
     }
   }
-  c.amp_level = c.in.flags.amp_level;
-  if (!c.amp_level.is_none() && c.amp_type != "apex") {
+  flags.amp_level = c.in.flags.amp_level;
+  if (!flags.amp_level.is_none() && flags.amp_type != "apex") {
     c.fire(RuleId::kAmpLevel);
-    return c.fail(DiagCode::kAmpLevelWithoutApex, {fld("amp_level", c.amp_level), fld("amp_backend", b.is_absent() ? PyValue::string("native") : b)});
+    return c.fail(DiagCode::kAmpLevelWithoutApex, {fld("amp_level", flags.amp_level), fld("amp_backend", b.is_absent() ? PyValue::string("native") : b)});
   }
   return true;
 }

@@ -8,18 +8,18 @@
 namespace accord::reference::detail {
 namespace {
 
-std::optional<ClassInfo> info_of(const Ctx& c, const PyValue& v) {
+std::optional<ClassInfo> info_of(const Input& c, const PyValue& v) {
   if (!v.is_instance()) return std::nullopt;
   return c.class_of(*v.inst);
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: one plugin.
-bool take_plugin(Ctx& c, const PyValue& p, std::vector<const char*>& kinds) {
+bool take_plugin(Resolution& c, FinalFlags& flags, const PyValue& p, std::vector<const char*>& kinds) {
   auto ci = info_of(c, p);
   if ((p.is_str() && strategy_by_name(p.str)) || (ci && ci->kind == ClassKind::kStrategy)) {
     c.fire(RuleId::kPluginStrategyDeprecated);
     c.note(DiagCode::kPluginStrategyDeprecated, {fld("plugin", p)});
-    c.strategy_flag = p;
+    flags.strategy_flag = p;
     kinds.push_back("Strategy");
     return true;
   }
@@ -28,15 +28,15 @@ bool take_plugin(Ctx& c, const PyValue& p, std::vector<const char*>& kinds) {
     return c.fail(DiagCode::kPluginInvalid, {fld("plugin", p)});
   }
   switch (ci->kind) {
-    case ClassKind::kPrecisionPlugin: c.precision_plugin = p; kinds.push_back("PrecisionPlugin"); break;
-    case ClassKind::kCheckpointIO: c.checkpoint_io = p; kinds.push_back("CheckpointIO"); break;
-    case ClassKind::kClusterEnvironment: c.cluster_env = p; kinds.push_back("ClusterEnvironment"); break;
+    case ClassKind::kPrecisionPlugin: flags.precision_plugin_flag = p; kinds.push_back("PrecisionPlugin"); break;
+    case ClassKind::kCheckpointIO: flags.checkpoint_io_flag = p; kinds.push_back("CheckpointIO"); break;
+    case ClassKind::kClusterEnvironment: flags.cluster_env_flag = p; kinds.push_back("ClusterEnvironment"); break;
     case ClassKind::kLayerSync:
       if (c.in.flags.sync_batchnorm.truthy() && (!ci->native || c.pol.any_layer_sync_conflicts)) {
         c.fire(RuleId::kSyncBatchnormLayerSync);
         return c.fail(DiagCode::kSyncBatchnormLayerSync, {fld("sync_batchnorm", c.in.flags.sync_batchnorm), fld("plugin", p.inst->cls)});
       }
-      c.layer_sync = p.inst->cls;
+      flags.layer_sync = p.inst->cls;
       kinds.push_back("NativeSyncBatchNorm");
       break;
     case ClassKind::kAccelerator:
@@ -46,7 +46,7 @@ bool take_plugin(Ctx& c, const PyValue& p, std::vector<const char*>& kinds) {
 }
 
 /// The plugin kinds given more than once, in first-seen order ("PrecisionPlugin, CheckpointIO").
-bool check_duplicates(Ctx& c, const std::vector<const char*>& kinds) {
+bool check_duplicates(Resolution& c, const std::vector<const char*>& kinds) {
   std::string dup;
   for (size_t k = 0; k < kinds.size(); ++k) {
     auto same = [&](const char* o) { return std::string_view(o) == kinds[k]; };
@@ -59,23 +59,23 @@ bool check_duplicates(Ctx& c, const std::vector<const char*>& kinds) {
 }
 
 /// spec: an explicit `precision` besides a precision plugin is one setting twice (validate.precision-plugin-twice).
-bool precision_twice(const Ctx& c) { return c.pol.precision_plugin_twice_error && !c.in.flags.precision.is_none(); }
+bool precision_twice(const Input& c) { return c.pol.precision_plugin_twice_error && !c.in.flags.precision.is_none(); }
 
 /// err_flag_conflict for precision_twice; `second` says where the plugin came from. Returns false (after fail()).
-bool precision_conflict(Ctx& c, const std::string& second) {
+bool precision_conflict(Resolution& c, const std::string& second) {
   c.fire(RuleId::kPrecisionPluginTwice);
   return c.fail(DiagCode::kFlagConflict, {fld("first", "precision=" + repr(c.in.flags.precision)), fld("second", second),
                                           fld("advice", "drop `precision=` or the precision plugin")});
 }
 
-bool component_twice(Ctx& c, RuleId r, const char* component, const PyValue& strategy, const std::string& other) {
+bool component_twice(Resolution& c, RuleId r, const char* component, const PyValue& strategy, const std::string& other) {
   c.fire(r);
   return c.fail(DiagCode::kStrategyComponentTwice,
                 {fld("component", component), fld("strategy", strategy.inst->cls), fld("other", other)});
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: strategy parallel_devices.
-bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
+bool absorb_parallel_devices(Resolution& c, FinalFlags& flags, const PyValue& s) {
   const PyValue& pd = s.inst->arg("parallel_devices");
   if (pd.kind != PyValue::Kind::kList || pd.list.empty()) return true;
   std::vector<std::string> devs;
@@ -84,67 +84,68 @@ bool absorb_parallel_devices(Ctx& c, const PyValue& s) {
   for (auto [t, acc, label] : {std::tuple{"cpu", AcceleratorId::kCpu, "CPU"}, std::tuple{"cuda", AcceleratorId::kGpu, "GPU"}}) {
     if (type != t) continue;
     c.fire(RuleId::kStrategyInstanceParallelDevices);
-    bool ok = c.accel.kind == AcceleratorFlag::Kind::kUnset || c.accel.kind == AcceleratorFlag::Kind::kAuto || c.accel_is(acc);
+    const AcceleratorFlag& given = flags.accelerator_flag;
+    bool ok = given.kind == AcceleratorFlag::Kind::kUnset || given.kind == AcceleratorFlag::Kind::kAuto || given.is(acc, c.pol);
     if (!ok)
       return c.fail(DiagCode::kParallelDevicesConflict,
-                    {fld("device_type", label), fld("strategy", s.inst->cls), fld("accelerator", c.accel.repr())});
-    if (c.accel.kind != AcceleratorFlag::Kind::kInstance) c.accel = {AcceleratorFlag::Kind::kName, acc};
+                    {fld("device_type", label), fld("strategy", s.inst->cls), fld("accelerator", flags.accelerator_flag.repr())});
+    if (flags.accelerator_flag.kind != AcceleratorFlag::Kind::kInstance) flags.accelerator_flag = {AcceleratorFlag::Kind::kName, acc};
   }
-  c.strategy_parallel_devices = devs;
+  flags.strategy_parallel_devices = devs;
   return true;
 }
 
 // PL 1.6.5 _check_config_and_set_final_flags: `self._accelerator_flag = self._strategy_flag._accelerator`, a string
 // no flag check sees. "auto" and registered names hold as given; other strings: spec rejects them like the
 // `accelerator` flag (decision 4f/7), lightning-1.6 keeps them until the registry lookup (select.accelerator-registry).
-bool strategy_accelerator_name(Ctx& c, const PyValue& acc) {
+bool strategy_accelerator_name(Resolution& c, FinalFlags& flags, const PyValue& acc) {
   c.fire(RuleId::kStrategyInstanceAcceleratorName);
-  if (acc.str == "auto") c.accel = {AcceleratorFlag::Kind::kAuto};
-  else if (auto id = accelerator_by_name(acc.str)) c.accel = {AcceleratorFlag::Kind::kName, *id};
+  if (acc.str == "auto") flags.accelerator_flag = {AcceleratorFlag::Kind::kAuto};
+  else if (auto id = accelerator_by_name(acc.str)) flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *id};
   else if (c.pol.accelerator_unknown_error)
     return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto())});
-  else c.accel = {AcceleratorFlag::Kind::kText, AcceleratorId::kNone, acc.str};
+  else flags.accelerator_flag = {AcceleratorFlag::Kind::kText, AcceleratorId::kNone, acc.str};
   return true;
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: a strategy instance's own components (decision 4c).
-bool absorb_strategy_instance(Ctx& c) {
-  const PyValue& s = c.strategy_flag;
+bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
+  const PyValue& s = flags.strategy_flag;
   auto ci = info_of(c, s);
   if (!ci || ci->kind != ClassKind::kStrategy) return true;
   const PyValue& acc = s.inst->arg("accelerator");
   if (acc.truthy()) {  // `if self._strategy_flag._accelerator:`
-    if (c.accel.kind != AcceleratorFlag::Kind::kUnset) {
+    if (flags.accelerator_flag.kind != AcceleratorFlag::Kind::kUnset) {
       c.fire(RuleId::kStrategyInstanceAccelerator);
       return c.fail(DiagCode::kStrategyComponentTwice,
                     {fld("component", "accelerator"), fld("strategy", s.inst->cls),
                      fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
     }
     if (acc.is_str()) {
-      if (!strategy_accelerator_name(c, acc)) return false;
+      if (!strategy_accelerator_name(c, flags, acc)) return false;
     } else if (auto ai = info_of(c, acc); ai && ai->kind == ClassKind::kAccelerator) {
-      c.accel = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
+      flags.accelerator_flag = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
     }
   }
   struct Part { const char* arg; RuleId rule; const char* name; std::optional<PyValue>* slot; };
-  for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &c.precision_plugin},
-                        Part{"checkpoint_io", RuleId::kStrategyInstanceCheckpointIO, "checkpoint_io", &c.checkpoint_io},
-                        Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &c.cluster_env}}) {
+  for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &flags.precision_plugin_flag},
+                        Part{"checkpoint_io", RuleId::kStrategyInstanceCheckpointIO, "checkpoint_io", &flags.checkpoint_io_flag},
+                        Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &flags.cluster_env_flag}}) {
     // TPUSpawnStrategy's constructor swallows `cluster_environment` in `**_` (column KeepsClusterEnv).
-    if (p.slot == &c.cluster_env && !row(static_cast<StrategyClass>(ci->id)).keeps_cluster_env) continue;
+    if (p.slot == &flags.cluster_env_flag && !row(static_cast<StrategyClass>(ci->id)).keeps_cluster_env) continue;
     PyValue v = s.inst->arg(p.arg);
     const char* own_io = row(static_cast<StrategyClass>(ci->id)).checkpoint_io;
     // TPU and HPU strategies build their own checkpoint io in __init__ (XLACheckpointIO / HPUCheckpointIO).
-    if (v.is_none() && p.slot == &c.checkpoint_io && std::string(own_io) != "TorchCheckpointIO") v = PyValue::instance(own_io);
+    if (v.is_none() && p.slot == &flags.checkpoint_io_flag && std::string(own_io) != "TorchCheckpointIO") v = PyValue::instance(own_io);
     if (!v.truthy()) continue;  // `if self._strategy_flag._precision_plugin:` and the like
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
   }
   // spec: `precision=` and the strategy's precision plugin are one setting twice, as with `plugins` (decision 4a). A value
   // that is not a precision plugin instance is passed over when the precision is chosen, so it overrides nothing.
-  if (instance_row(c.precision_plugin, ClassKind::kPrecisionPlugin) && precision_twice(c))
-    return precision_conflict(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*c.precision_plugin) + ")");
-  return absorb_parallel_devices(c, s);
+  if (instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin) && precision_twice(c))
+    return precision_conflict(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*flags.precision_plugin_flag) + ")");
+  return absorb_parallel_devices(c, flags, s);
 }
 
 // `value in (16, 32, 'bf16')` for the values of a row's `accepts` cell (Python equality: '16' is not 16).
@@ -154,7 +155,7 @@ bool accepts(const char* cell, const PyValue& v) {
   return false;
 }
 
-bool construct_strategy(Ctx& c, StrategyClass id, const PyValue& instance) {
+bool construct_strategy(Resolution& c, StrategyClass id, const PyValue& instance) {
   const auto& cls = row(id);
   // SingleTPUStrategy(device) has no default: without it the constructor raises a TypeError (column device_default).
   if (cls.root == RootDevice::kArg && !*cls.device_default && instance.inst->arg("device").is_absent())
@@ -167,7 +168,7 @@ bool construct_strategy(Ctx& c, StrategyClass id, const PyValue& instance) {
   return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
 }
 
-bool construct_precision_plugin(Ctx& c, PrecisionPluginId id, const Instance& inst) {
+bool construct_precision_plugin(Resolution& c, PrecisionPluginId id, const Instance& inst) {
   const auto& r = row(id);
   if (*r.package && !c.in.hardware.has_package(r.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", r.cls), fld("package", r.package)});
@@ -182,7 +183,7 @@ bool construct_precision_plugin(Ctx& c, PrecisionPluginId id, const Instance& in
 }
 
 // LSFEnvironment.__init__ reads the hosts of LSB_DJOB_RANKFILE (LSFEnvironment._read_hosts); the file itself is not modelled.
-bool construct_cluster_env(Ctx& c, ClusterEnvId id) {
+bool construct_cluster_env(Resolution& c, ClusterEnvId id) {
   if (id != ClusterEnvId::kLsf) return true;
   const std::string* f = c.env_var("LSB_DJOB_RANKFILE");
   if (!f) return c.fail(DiagCode::kEnvMissing, {fld("environment", "LSFEnvironment"), fld("variable", "LSB_DJOB_RANKFILE")});
@@ -191,7 +192,7 @@ bool construct_cluster_env(Ctx& c, ClusterEnvId id) {
 }
 
 // One instance: its nested instances first (arguments in name order), then its own constructor checks.
-bool construct(Ctx& c, const PyValue& v) {
+bool construct(Resolution& c, const PyValue& v) {
   if (!v.is_instance()) return true;
   for (const auto& [k, a] : v.inst->args)
     if (!construct(c, a)) return false;
@@ -219,7 +220,7 @@ bool construct(Ctx& c, const PyValue& v) {
 }  // namespace
 
 // User code builds the instances of accelerator, strategy and plugins (in that order) before the Trainer.
-bool construct_instances(Ctx& c) {
+bool construct_instances(Resolution& c) {
   const auto& f = c.in.flags;
   auto build = [&c](const PyValue& v) {
     if (!v.is_instance()) return true;
@@ -231,15 +232,16 @@ bool construct_instances(Ctx& c) {
   return std::all_of(f.plugins.list.begin(), f.plugins.list.end(), build);
 }
 
-bool validate_plugins(Ctx& c) {
-  if (c.in.flags.sync_batchnorm.truthy()) c.layer_sync = "NativeSyncBatchNorm";
+bool validate_plugins(Resolution& c, FinalFlags& flags) {
+  if (c.in.flags.sync_batchnorm.truthy()) flags.layer_sync = "NativeSyncBatchNorm";
   std::vector<const char*> kinds;
-  kinds.reserve(c.plugins.size());
-  for (const auto& p : c.plugins)
-    if (!take_plugin(c, p, kinds)) return false;
+  kinds.reserve(flags.plugins.size());
+  for (const auto& p : flags.plugins)
+    if (!take_plugin(c, flags, p, kinds)) return false;
   if (!check_duplicates(c, kinds)) return false;
-  if (c.precision_plugin && precision_twice(c)) return precision_conflict(c, "plugins=[" + repr(*c.precision_plugin) + "]");
-  return absorb_strategy_instance(c);
+  if (flags.precision_plugin_flag && precision_twice(c))
+    return precision_conflict(c, "plugins=[" + repr(*flags.precision_plugin_flag) + "]");
+  return absorb_strategy_instance(c, flags);
 }
 
 }  // namespace accord::reference::detail
