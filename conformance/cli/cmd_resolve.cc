@@ -9,6 +9,7 @@
 
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/fast_case.h"
+#include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/registry.h"
 #include "accord/reference/resolve.h"
@@ -157,6 +158,27 @@ void list(const std::string& what) {
       for (const auto& p : ref::profiles()) std::cout << "\t" << *ref::policy_value(p.policy, name);
       std::cout << "\n";
     }
+  } else if (what == "flags") {  // tables/flags.def: name, Python type, instances, accepted in each profile, lacking
+    std::cout << "flag\tpy_type\tinstances";
+    for (const auto& p : ref::profiles()) std::cout << "\t" << p.name;
+    std::cout << "\tlacking\tdescription\n";
+    for (const auto& f : ref::flags()) {
+      std::cout << f.name << "\t" << f.py_type << "\t" << (f.instances ? "true" : "false");
+      for (const auto& p : ref::profiles()) std::cout << "\t" << (ref::flag_accepted(f, p.profile) ? "accepted" : "-");
+      std::cout << "\t" << ref::lacking_name(f.lacking) << "\t" << f.description << "\n";
+    }
+  } else if (what == "precisions") {  // tables/precisions.def: the spelling (repr), its group, its reading per profile
+    std::cout << "spelling\tgroup";
+    for (const auto& p : ref::profiles()) std::cout << "\t" << p.name;
+    std::cout << "\tdescription\n";
+    for (const auto& s : ref::precision_spellings()) {
+      std::cout << ref::repr(s.value) << "\t" << ref::group_name(s.group);
+      for (const auto& p : ref::profiles()) {
+        const ref::PyValue* v = ref::precision_reading(s, p.profile);
+        std::cout << "\t" << (v ? ref::repr(*v) : "err_precision_invalid");
+      }
+      std::cout << "\t" << s.description << "\n";
+    }
   }
 }
 
@@ -173,10 +195,11 @@ void register_resolve(CLI::App& app) {
   cmd->callback([o] { std::exit(run_resolve(*o)); });
 
   auto what = std::make_shared<std::string>();
-  auto* ls = app.add_subcommand("list", "List a vocabulary: strategies, accelerators, classes, rules, codes, profiles, policies");
-  ls->add_option("what", *what, "strategies | accelerators | classes | rules | codes | profiles | policies")
+  auto* ls = app.add_subcommand("list", "List a vocabulary: strategies, accelerators, classes, rules, codes, profiles, policies, "
+                                        "flags, precisions");
+  ls->add_option("what", *what, "strategies | accelerators | classes | rules | codes | profiles | policies | flags | precisions")
       ->required()
-      ->check(CLI::IsMember({"strategies", "accelerators", "classes", "rules", "codes", "profiles", "policies"}));
+      ->check(CLI::IsMember({"strategies", "accelerators", "classes", "rules", "codes", "profiles", "policies", "flags", "precisions"}));
   ls->callback([what] { list(*what); });
 }
 

@@ -1,7 +1,10 @@
 // loader_test.cc: finding, parsing and schema-checking fixture files; errors carry file + pointer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "accord/conformance/loader.h"
+#include "accord/reference/json_io.h"
 #include "test_support.h"
 
 namespace accord::conformance {
@@ -29,6 +32,17 @@ TEST(Loader, ReadsTheSampleCorpusInPathOrder) {
 TEST(Loader, CompiledSchemaIsThePublishedFile) {
   std::string published = testing::read_file(std::string(ACCORD_FIXTURES_DIR) + "/schema/fixture.schema.json");
   EXPECT_EQ(nlohmann::json::parse(published), nlohmann::json::parse(fixture_schema_text()));
+}
+
+// The schema is published for readers in any language, so it spells the flags out; they are the rows of
+// reference/tables/flags.def, in table order.
+TEST(Loader, SchemaFlagsAreTheFlagTable) {
+  auto schema = nlohmann::json::parse(fixture_schema_text());
+  std::vector<std::string> in_schema;
+  for (const auto& [name, _] : schema["definitions"]["given"]["properties"]["flags"]["properties"].items()) in_schema.push_back(name);
+  std::vector<std::string> in_table = reference::flag_names();
+  std::sort(in_table.begin(), in_table.end());  // nlohmann keeps object keys sorted
+  EXPECT_EQ(in_schema, in_table);
 }
 
 TEST(Loader, SkipsTheSchemaFolderAndNonJsonFiles) {

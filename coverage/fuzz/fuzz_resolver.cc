@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "accord/reference/flags.h"
 #include "accord/reference/registry.h"
 #include "fuzz_util.h"
 
@@ -14,10 +15,11 @@ using accord::reference::PyValue;
 
 const std::vector<std::string>& words() {
   static const std::vector<std::string> w = [] {
-    std::vector<std::string> v = {"auto", "ddp_cpu", "tpu_spawn", "DDP", "Ddp_Spawn", "native", "apex", "APEX", "O2", "warn",
-                                  "mixed", "16", "32", "64", "bf16", "16-mixed", "bf16-mixed", "16-true", "bf16-true",
-                                  "32-true", "64-true", "-1", "0", "1", "2", "8", "0,1", "1,", " 0", "[]", "cpu", "cuda:0",
-                                  "cuda:1", "xla:1", "hpu", "bash", "0x10", "08"};
+    std::vector<std::string> v = {"auto", "ddp_cpu", "tpu_spawn", "DDP", "Ddp_Spawn", "native", "apex", "APEX", "O2", "warn"};
+    for (const auto& p : accord::reference::precision_spellings())  // the str spellings, in table order
+      if (p.type == accord::reference::PrecisionType::kStr) v.push_back(p.text);
+    for (const char* word : {"-1", "0", "1", "2", "8", "0,1", "1,", " 0", "[]", "cpu", "cuda:0", "cuda:1", "xla:1", "hpu", "bash", "0x10", "08"})
+      v.push_back(word);
     for (const auto& a : accord::reference::accelerators()) v.push_back(a.name);
     for (const auto& s : accord::reference::strategies()) v.push_back(s.name);
     for (const auto& c : accord::reference::class_names()) v.push_back(c);
@@ -105,10 +107,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   accord::reference::Case c;
   auto& f = c.flags;
-  for (PyValue* slot : {&f.accelerator, &f.strategy, &f.plugins}) *slot = value(in, true, 2);
-  for (PyValue* slot : {&f.devices, &f.num_nodes, &f.precision, &f.amp_backend, &f.amp_level, &f.sync_batchnorm,
-                        &f.deterministic, &f.benchmark, &f.gpus, &f.tpu_cores, &f.ipus, &f.num_processes, &f.auto_select_gpus})
-    *slot = in.ConsumeIntegralInRange(0, 3) == 0 ? value(in, false, 1) : PyValue::absent();
+  const auto& rows = accord::reference::flags();  // tables/flags.def: the instance flags first, then the others
+  for (const auto& r : rows)
+    if (r.instances) f.*r.member = value(in, true, 2);
+  for (const auto& r : rows)
+    if (!r.instances) f.*r.member = in.ConsumeIntegralInRange(0, 3) == 0 ? value(in, false, 1) : PyValue::absent();
   fill_env(in, c);
   fill_hardware(in, c.hardware);
   c.interactive = in.ConsumeBool();

@@ -111,13 +111,12 @@ int classify_hardware(const Case& c) {
 }
 
 int classify_legacy(const Case& c) {
-  static const char* kNames[] = {"num_processes", "gpus", "ipus", "tpu_cores"};
   int count = 0, last = -1;
   for (size_t k = 0; k < legacy_flags().size(); ++k)
     if (!(c.flags.*legacy_flags()[k]).is_none()) { ++count; last = static_cast<int>(k); }
   if (count == 0) return value_index(Dim::kLegacy, "none");
   if (count > 1) return value_index(Dim::kLegacy, "several");
-  return value_index(Dim::kLegacy, kNames[last]);
+  return value_index(Dim::kLegacy, legacy_flag_name(static_cast<std::size_t>(last)));
 }
 
 int classify_devices_form(const Case& c) {

@@ -27,6 +27,8 @@ const std::vector<reference::PyValue>& form_examples(int v);
 const char* strategy_device_arg(const std::string& cls);
 /// num_processes, gpus, ipus, tpu_cores (Lightning's mapping order).
 const std::array<reference::PyValue reference::UserFlags::*, 4>& legacy_flags();
+/// The wire name of legacy_flags()[k] (its row of reference/tables/flags.def).
+const char* legacy_flag_name(std::size_t k);
 
 int classify_accelerator(const reference::Case& c);
 int classify_strategy(const reference::Case& c);

@@ -1,8 +1,10 @@
 // dimensions.cc: dimension values, case classification and probe variants for `accord coverage`.
 #include "accord/coverage/dimensions.h"
 
+#include <algorithm>
 #include <array>
 
+#include "accord/reference/flags.h"
 #include "accord/reference/registry.h"
 #include "dimension_tables.h"
 
@@ -67,17 +69,24 @@ const std::vector<HardwareRow>& hardware_rows() {
   return rows;
 }
 
-struct PrecisionRow { const char* value; std::vector<PyValue> spellings; };
+// The precision values: "default", then each precision that reference/tables/precisions.def normalises to (a row
+// whose Normalize names itself) with every spelling that normalises to it, in table order. The mixed precisions come
+// first, then full and double, then the others in table order.
+struct PrecisionRow { std::string value; std::vector<PyValue> spellings; };
 const std::vector<PrecisionRow>& precision_rows() {
-  static const std::vector<PrecisionRow> rows = {
-      {"default", {}},
-      {"16", {PyValue::integer(16), PyValue::string("16"), PyValue::string("16-mixed")}},
-      {"bf16", {PyValue::string("bf16"), PyValue::string("bf16-mixed")}},
-      {"32", {PyValue::integer(32), PyValue::string("32"), PyValue::string("32-true")}},
-      {"64", {PyValue::integer(64), PyValue::string("64"), PyValue::string("64-true")}},
-      {"16-true", {PyValue::string("16-true")}},
-      {"bf16-true", {PyValue::string("bf16-true")}},
-  };
+  static const std::vector<PrecisionRow> rows = [] {
+    using Id = reference::PrecisionSpellingId;
+    std::vector<Id> order = {Id::kInt16, Id::kBf16, Id::kInt32, Id::kInt64};
+    for (const auto& p : reference::precision_spellings())
+      if (p.normalize == p.id && std::find(order.begin(), order.end(), p.id) == order.end()) order.push_back(p.id);
+    std::vector<PrecisionRow> out = {{"default", {}}};
+    for (Id target : order) {
+      out.push_back({reference::precision_spelling(target).text, {}});
+      for (const auto& p : reference::precision_spellings())
+        if (p.normalize == target) out.back().spellings.push_back(p.value);
+    }
+    return out;
+  }();
   return rows;
 }
 
@@ -133,7 +142,11 @@ std::vector<std::string> values_of(Dim d) {
     case Dim::kHardware:
       for (const auto& r : hardware_rows()) v.push_back(r.value);
       break;
-    case Dim::kLegacy: v = {"none", "num_processes", "gpus", "ipus", "tpu_cores", "several"}; break;
+    case Dim::kLegacy:
+      v = {"none"};
+      for (std::size_t k = 0; k < kLegacyFlags.size(); ++k) v.push_back(detail::legacy_flag_name(k));
+      v.push_back("several");
+      break;
     case Dim::kDevicesForm:
       for (const auto& r : form_rows()) v.push_back(r.value);
       break;
@@ -225,6 +238,11 @@ const std::vector<PyValue>& precision_spellings(int v) { return precision_rows()
 const std::vector<PyValue>& form_examples(int v) { return form_rows()[static_cast<size_t>(v)].examples; }
 const char* strategy_device_arg(const std::string& cls) { return device_arg(cls); }
 const std::array<PyValue reference::UserFlags::*, 4>& legacy_flags() { return kLegacyFlags; }
+const char* legacy_flag_name(std::size_t k) {
+  for (const auto& f : reference::flags())
+    if (f.member == kLegacyFlags[k]) return f.name;
+  return "?";  // LCOV_EXCL_LINE unreachable: every UserFlags member is a row of flags.def
+}
 }  // namespace detail
 
 }  // namespace accord::coverage

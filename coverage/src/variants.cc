@@ -86,9 +86,8 @@ std::vector<Variant> legacy_variants(const std::string& value) {
                c.flags.num_processes = PyValue::integer(1);
                c.flags.gpus = PyValue::integer(1);
              }}};
-  static const char* kNames[] = {"num_processes", "gpus", "ipus", "tpu_cores"};
   for (size_t k = 0; k < flags.size(); ++k)
-    if (value == kNames[k]) {
+    if (value == detail::legacy_flag_name(k)) {
       auto m = flags[k];
       return {{value + "=1", [clear, m](Case& c) {
                  clear(c);

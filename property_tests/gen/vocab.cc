@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
 
 namespace accord::prop {
@@ -41,8 +42,11 @@ const std::vector<std::string>& strategy_flag_names() {
 }
 
 const json& precision_spellings() {
-  static const json v = json::array({16, 32, 64, "16", "32", "64", "bf16", "mixed", "16-mixed", "bf16-mixed",
-                                     "16-true", "bf16-true", "32-true", "64-true"});
+  static const json v = [] {
+    json a = json::array();
+    for (const auto& s : ref::precision_spellings()) a.push_back(ref::value_to_json(s.value));  // tables/precisions.def
+    return a;
+  }();
   return v;
 }
 

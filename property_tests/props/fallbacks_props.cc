@@ -8,6 +8,7 @@
 // lightning-1.6 keeps these fallbacks silent or warns in its own way; only spec is checked.
 #include "prop_util.h"
 
+#include "accord/reference/flags.h"
 #include "accord/reference/registry.h"
 
 namespace accord::prop {
@@ -34,8 +35,9 @@ bool warning_quotes(const Outcome& o, const std::string& text) {
   return false;
 }
 
-bool is_sixteen(const PyValue& p) {
-  return (p.kind == PyValue::Kind::kInt && p.i == 16) || (p.is_str() && (p.str == "16" || p.str == "16-mixed"));
+bool is_sixteen(const PyValue& p) {  // a spelling that normalises to 16 (tables/precisions.def)
+  const PyValue* v = reference::normalized_precision(p);
+  return v && v->kind == PyValue::Kind::kInt && v->i == 16;
 }
 
 bool explicit_cluster_env(const Case& c) {

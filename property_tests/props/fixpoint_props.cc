@@ -27,6 +27,7 @@
 //     _check_config_and_set_final_flags) has no name to feed back and is excluded.
 #include "prop_util.h"
 
+#include "accord/reference/flags.h"
 #include "accord/reference/registry.h"
 
 namespace accord::prop {
@@ -81,9 +82,15 @@ PyValue precision_value(const std::string& v) {
 /// given precision plugins report the raw flag, e.g. 'None' for precision=None in 1.6.5; the apex
 /// plugin reports its own 'mixed').
 bool spelled(const std::string& v) {
-  for (const char* s : {"16", "32", "64", "bf16", "16-true", "bf16-true"})
-    if (v == s) return true;
+  for (const auto& s : reference::precision_spellings())  // the precisions that spellings normalise to (tables/precisions.def)
+    if (s.normalize == s.id && v == s.text) return true;
   return false;
+}
+
+/// A string spelling that normalises to 16 ('16', '16-mixed').
+bool sixteen_string(const PyValue& p) {
+  const PyValue* v = p.is_str() ? reference::normalized_precision(p) : nullptr;
+  return v && reference::py_eq_int(*v, 16);
 }
 
 Case fed_back(const Case& c, const reference::Plan& plan) {
@@ -104,7 +111,7 @@ Case fed_back(const Case& c, const reference::Plan& plan) {
   }
   f.plugins = c.flags.plugins.kind == PyValue::Kind::kList || !kept.empty() ? PyValue::make_list(kept) : PyValue::absent();
   bool sixteen_fallback = plan.precision.value == "bf16" && reference::py_eq_int(c.flags.precision, 16);
-  bool sixteen_spelling = c.flags.precision.is_str() && (c.flags.precision.str == "16" || c.flags.precision.str == "16-mixed");
+  bool sixteen_spelling = sixteen_string(c.flags.precision);
   const PyValue& given = c.flags.precision;
   if (precision_plugin) f.precision = PyValue::absent();
   else if (!given.is_absent() && reference::py_str(given) == plan.precision.value) f.precision = given;

@@ -4,27 +4,13 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "accord/reference/flags.h"
 #include "accord/reference/registry.h"
 
 namespace accord::reference {
 using nlohmann::json;
 
 namespace {
-
-struct FlagSlot { const char* name; PyValue UserFlags::*member; bool instances; };
-const std::vector<FlagSlot>& flag_slots() {
-  static const std::vector<FlagSlot> rows = {
-      {"accelerator", &UserFlags::accelerator, true}, {"strategy", &UserFlags::strategy, true},
-      {"devices", &UserFlags::devices, false},         {"num_nodes", &UserFlags::num_nodes, false},
-      {"precision", &UserFlags::precision, false},     {"amp_backend", &UserFlags::amp_backend, false},
-      {"amp_level", &UserFlags::amp_level, false},     {"plugins", &UserFlags::plugins, true},
-      {"sync_batchnorm", &UserFlags::sync_batchnorm, false}, {"deterministic", &UserFlags::deterministic, false},
-      {"benchmark", &UserFlags::benchmark, false},     {"gpus", &UserFlags::gpus, false},
-      {"tpu_cores", &UserFlags::tpu_cores, false},     {"ipus", &UserFlags::ipus, false},
-      {"num_processes", &UserFlags::num_processes, false}, {"auto_select_gpus", &UserFlags::auto_select_gpus, false},
-  };
-  return rows;
-}
 
 bool fail(std::string* error, const std::string& pointer, const std::string& what) {
   *error = pointer + ": " + what;
@@ -39,7 +25,7 @@ std::string shown(const json& j) {
 }  // namespace
 
 PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* instances) {
-  const auto& rows = flag_slots();
+  const auto& rows = reference::flags();
   for (std::size_t k = 0; k < rows.size(); ++k)
     if (name == rows[k].name) {
       *index = static_cast<int>(k);
@@ -66,7 +52,7 @@ bool* hardware_switch(HardwareFacts& hw, std::string_view key, int* index) {
 const std::vector<std::string>& flag_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto& s : flag_slots()) n.push_back(s.name);
+    for (const auto& f : reference::flags()) n.push_back(f.name);
     return n;
   }();
   return names;
@@ -224,8 +210,8 @@ bool case_from_json(const json& j, Case* out, std::string* error) {
 
 json case_to_json(const Case& c) {
   json flags = json::object();
-  for (const auto& s : flag_slots())
-    if (!(c.flags.*(s.member)).is_absent()) flags[s.name] = value_to_json(c.flags.*(s.member));
+  for (const auto& f : reference::flags())
+    if (!(c.flags.*(f.member)).is_absent()) flags[f.name] = value_to_json(c.flags.*(f.member));
   const auto& h = c.hardware;
   json hw = {{"cuda_devices", h.cuda_devices}, {"mps", h.mps}, {"tpu", h.tpu}, {"ipu", h.ipu}, {"hpu", h.hpu},
              {"fork", h.fork}, {"torch_distributed", h.torch_distributed}, {"cudnn_benchmark", h.cudnn_benchmark},

@@ -1,4 +1,7 @@
 // json_io_test.cc: the wire form: case parsing errors name the JSON Pointer; round trips are lossless.
+#include <set>
+
+#include "accord/reference/flags.h"
 #include "test_util.h"
 
 namespace accord::reference::testing {
@@ -79,11 +82,21 @@ TEST(JsonIo, HardwareFacts) {
   EXPECT_FALSE(c.hardware.tpu);  // tpu_cores: 0 means no TPU
 }
 
+// flag_names() and flag_slot() are the rows of tables/flags.def, in table order, one distinct UserFlags member each.
 TEST(JsonIo, FlagNamesInWireOrder) {
-  const std::vector<std::string> want = {"accelerator", "strategy", "devices", "num_nodes", "precision", "amp_backend",
-                                         "amp_level", "plugins", "sync_batchnorm", "deterministic", "benchmark", "gpus",
-                                         "tpu_cores", "ipus", "num_processes", "auto_select_gpus"};
-  EXPECT_EQ(flag_names(), want);
+  UserFlags f;
+  std::set<const PyValue*> members;
+  ASSERT_EQ(flag_names().size(), flags().size());
+  for (std::size_t k = 0; k < flags().size(); ++k) {
+    int index = -1;
+    bool instances = false;
+    EXPECT_EQ(flag_names()[k], flags()[k].name);
+    EXPECT_EQ(flag_slot(f, flags()[k].name, &index, &instances), &(f.*flags()[k].member));
+    EXPECT_EQ(index, static_cast<int>(k));
+    EXPECT_EQ(instances, flags()[k].instances);
+    members.insert(&(f.*flags()[k].member));
+  }
+  EXPECT_EQ(members.size() * sizeof(PyValue), sizeof(UserFlags)) << "every UserFlags member is a row";
 }
 
 TEST(JsonIo, ValuesBackToJson) {

@@ -1,5 +1,5 @@
-// spec_test.cc: SPEC.md lists exactly the rule IDs of rules.def and every diagnostic code, and its profile tables
-// and gate cells match the tables.
+// spec_test.cc: SPEC.md lists exactly the rule IDs of rules.def and every diagnostic code, and its profile tables,
+// gate cells and vocabulary tables match the tables.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "accord/reference/diagnostic.h"
+#include "accord/reference/flags.h"
 #include "accord/reference/profiles.h"
 #include "accord/reference/rules.h"
 
@@ -57,11 +58,23 @@ std::string cell(std::string s) {  // a markdown cell: `|` escaped
   return out;
 }
 std::string code(const std::string& s) { return "`" + s + "`"; }
+const char* flag(bool b) { return b ? "true" : "false"; }
 
 /// Checks that `block` (consecutive lines) appears in SPEC.md; on failure prints it, ready to paste.
 void expect_block(const std::string& text, const std::string& what, const std::string& block) {
   EXPECT_NE(text.find(block), std::string::npos) << "SPEC.md's " << what << " table differs from the tables; it should read:\n"
                                                  << block;
+}
+
+std::string gate_cell(const std::optional<RuleGate>& g) {
+  if (!g) return "all";
+  if (g->value == "true") return code(g->policy);
+  if (g->value == "false") return "not " + code(g->policy);
+  return code(g->policy) + " = " + code(g->value);
+}
+std::string gate_cell(const PolicyGate& g) {
+  if (!g.policy) return gate_cell(std::nullopt);
+  return gate_cell(RuleGate{g.policy, policy_values(g.policy).at(static_cast<std::size_t>(g.value))});
 }
 
 TEST(SpecTables, ProfilesTable) {
@@ -96,14 +109,31 @@ TEST(SpecTables, RuleGates) {
   std::string text = spec_text();
   for (int k = 0; k < rule_count(); ++k) {
     auto r = static_cast<RuleId>(k);
-    auto g = rule_gate(r);
-    std::string gate = !g                   ? std::string("all")
-                       : g->value == "true"  ? code(g->policy)
-                       : g->value == "false" ? "not " + code(g->policy)
-                                             : code(g->policy) + " = " + code(g->value);
+    std::string gate = gate_cell(rule_gate(r));
     std::string row = "\n| " + code(rule_wire(r)) + " | " + gate + " | ";
     EXPECT_NE(text.find(row), std::string::npos) << rule_wire(r) << ": SPEC.md's gate cell should be " << gate;
   }
+}
+
+// SPEC.md's "Vocabularies": the flag table is tables/flags.def, the precision table tables/precisions.def.
+TEST(SpecTables, FlagTable) {
+  std::string t = "| flag | Python type | instances | accepted by | where not accepted | description |\n"
+                  "|---|---|---|---|---|---|\n";
+  for (const auto& f : flags())
+    t += "| " + code(f.name) + " | " + code(f.py_type) + " | " + flag(f.instances) + " | " + gate_cell(f.gate) + " | " +
+         code(lacking_name(f.lacking)) + " | " + cell(f.description) + " |\n";
+  expect_block(spec_text(), "flag", t + "\n");
+}
+
+TEST(SpecTables, PrecisionTable) {
+  std::string t = "| spelling | group | `precision_normalize` | not `precision_normalize` | description |\n"
+                  "|---|---|---|---|---|\n";
+  const std::string invalid = code("err_precision_invalid");
+  for (const auto& s : precision_spellings())
+    t += "| " + code(repr(s.value)) + " | " + group_name(s.group) + " | " +
+         (s.normalize ? code(repr(precision_spelling(*s.normalize).value)) : invalid) + " | " +
+         (s.whitelist ? code(repr(s.value)) : invalid) + " | " + cell(s.description) + " |\n";
+  expect_block(spec_text(), "precision", t + "\n");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
 
 namespace accord::enumerate {
@@ -14,23 +15,10 @@ namespace ref = accord::reference;
 namespace {
 
 using FlagMember = ref::PyValue ref::UserFlags::*;
-struct FlagSlot { const char* name; FlagMember member; };
-// Same keys as the wire (PROTOCOL.md `flags`); reference::flag_names() is checked against it at load.
-constexpr FlagSlot kFlagSlots[] = {
-    {"accelerator", &ref::UserFlags::accelerator}, {"strategy", &ref::UserFlags::strategy},
-    {"devices", &ref::UserFlags::devices},         {"num_nodes", &ref::UserFlags::num_nodes},
-    {"precision", &ref::UserFlags::precision},     {"amp_backend", &ref::UserFlags::amp_backend},
-    {"amp_level", &ref::UserFlags::amp_level},     {"plugins", &ref::UserFlags::plugins},
-    {"sync_batchnorm", &ref::UserFlags::sync_batchnorm}, {"deterministic", &ref::UserFlags::deterministic},
-    {"benchmark", &ref::UserFlags::benchmark},     {"gpus", &ref::UserFlags::gpus},
-    {"tpu_cores", &ref::UserFlags::tpu_cores},     {"ipus", &ref::UserFlags::ipus},
-    {"num_processes", &ref::UserFlags::num_processes}, {"auto_select_gpus", &ref::UserFlags::auto_select_gpus},
-};
-
+// The wire keys of PROTOCOL.md `flags`: the rows of reference/tables/flags.def.
 FlagMember flag_member(const std::string& name) {
-  for (const auto& s : kFlagSlots)
-    if (name == s.name) return s.member;
-  return nullptr;
+  const ref::FlagRow* f = ref::flag_row(name);
+  return f ? f->member : nullptr;
 }
 
 void copy_hardware(const std::string& key, const ref::HardwareFacts& from, ref::HardwareFacts& to) {

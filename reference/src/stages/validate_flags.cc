@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "../context.h"
+#include "accord/reference/flags.h"
 
 namespace accord::reference::detail {
 namespace {
@@ -103,44 +104,22 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
   return true;
 }
 
-struct PrecisionSpelling { const char* text; PyValue value; };
-
-// spec: every accepted spelling and its normalised value (decisions: normalised at the input).
-const std::vector<PrecisionSpelling>& spec_spellings() {
-  static const std::vector<PrecisionSpelling> rows = {
-      {"16", PyValue::integer(16)},           {"32", PyValue::integer(32)},
-      {"64", PyValue::integer(64)},           {"bf16", PyValue::string("bf16")},
-      {"16-mixed", PyValue::integer(16)},     {"bf16-mixed", PyValue::string("bf16")},
-      {"32-true", PyValue::integer(32)},      {"64-true", PyValue::integer(64)},
-      {"16-true", PyValue::string("16-true")}, {"bf16-true", PyValue::string("bf16-true")},
-  };
-  return rows;
-}
-
 bool intake_precision(Resolution& c, FinalFlags& flags) {
   const PyValue& p = c.in.flags.precision;
   if (c.pol.precision_normalize) {
     c.fire(RuleId::kPrecisionNormalize);
     if (p.is_none()) { flags.precision = PyValue::integer(32); return true; }
-    bool int_spelling = p.kind == PyValue::Kind::kInt;
-    const std::string int_text = int_spelling ? std::to_string(p.i) : std::string();
-    for (const auto& s : spec_spellings()) {
-      if ((p.is_str() && p.str == s.text) || (int_spelling && int_text == s.text)) {
-        flags.precision = s.value;
-        return true;
-      }
+    if (const PyValue* v = normalized_precision(p)) {  // tables/precisions.def, column Normalize
+      flags.precision = *v;
+      return true;
     }
-    return c.fail(DiagCode::kPrecisionInvalid,
-                  {fld("precision", p), fld("allowed", "(16, 32, 64, '16', '32', '64', 'bf16', '16-mixed', "
-                                                       "'bf16-mixed', '32-true', '64-true', '16-true', 'bf16-true')")});
+    return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", normalized_precisions_shown())});
   }
   flags.precision = p.is_absent() ? PyValue::integer(32) : p;
   if (p.is_none()) return true;
   c.fire(RuleId::kPrecisionWhitelist);
-  std::string s = py_str(p);
-  for (const char* ok : {"16", "32", "64", "bf16", "mixed"})
-    if (s == ok) return true;
-  return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", "('16', '32', '64', 'bf16', 'mixed')")});
+  if (precision_whitelisted(py_str(p))) return true;  // tables/precisions.def, column Whitelist
+  return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", whitelisted_precisions_shown())});
 }
 
 // ---- PL_TRAINER_<FLAG> defaults (PL 1.6.5 utilities/argparse.py _defaults_from_env_vars): a small ast.literal_eval.
@@ -197,19 +176,13 @@ std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
 }  // namespace
 
 std::optional<Case> trainer_env_defaults(const Case& in) {
-  static const std::vector<std::pair<const char*, PyValue UserFlags::*>> slots = {
-      {"ACCELERATOR", &UserFlags::accelerator}, {"STRATEGY", &UserFlags::strategy}, {"DEVICES", &UserFlags::devices},
-      {"NUM_NODES", &UserFlags::num_nodes}, {"PRECISION", &UserFlags::precision}, {"AMP_BACKEND", &UserFlags::amp_backend},
-      {"AMP_LEVEL", &UserFlags::amp_level}, {"PLUGINS", &UserFlags::plugins}, {"SYNC_BATCHNORM", &UserFlags::sync_batchnorm},
-      {"DETERMINISTIC", &UserFlags::deterministic}, {"BENCHMARK", &UserFlags::benchmark}, {"GPUS", &UserFlags::gpus},
-      {"TPU_CORES", &UserFlags::tpu_cores}, {"IPUS", &UserFlags::ipus}, {"NUM_PROCESSES", &UserFlags::num_processes},
-      {"AUTO_SELECT_GPUS", &UserFlags::auto_select_gpus}};
   if (in.env.empty() || in.env.lower_bound("PL_TRAINER_") == in.env.end() ||
       in.env.lower_bound("PL_TRAINER_")->first.rfind("PL_TRAINER_", 0) != 0)
     return std::nullopt;
   std::optional<Case> out;
-  for (const auto& [name, member] : slots) {
-    auto it = in.env.find(std::string("PL_TRAINER_") + name);
+  for (const auto& flag : flags()) {  // tables/flags.def
+    const auto member = flag.member;
+    auto it = in.env.find(flag.env);
     if (it == in.env.end() || it->second.empty() || !(in.flags.*member).is_absent()) continue;
     if (!out) out = in;
     size_t i = 0;

@@ -10,11 +10,12 @@
 
 namespace accord::reference {
 
-/// The Trainer keyword arguments the connector reads, exactly as the user wrote them.
-/// An absent value means "not passed" (the Trainer default applies).
+/// The Trainer keyword arguments the connector reads, exactly as the user wrote them: one member per row of
+/// tables/flags.def (include/accord/reference/flags.h has the rows). An absent value means "not passed" (the
+/// Trainer default applies).
 struct UserFlags {
-  PyValue accelerator, strategy, devices, num_nodes, precision, amp_backend, amp_level, plugins,
-      sync_batchnorm, deterministic, benchmark, gpus, tpu_cores, ipus, num_processes, auto_select_gpus;
+#define ACCORD_FLAG(Name, Instances, PyType, Accepted, Lacking, Description) PyValue Name;
+#include "../../../tables/flags.def"
 };
 
 /// Hardware and installation facts (what Lightning's own tests mock).

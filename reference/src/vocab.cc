@@ -1,0 +1,162 @@
+// vocab.cc: the flag and precision vocabularies (tables/flags.def, tables/precisions.def) as rows, and the two
+// readings of the precision flag that validate.precision-normalize and validate.precision-whitelist apply.
+#include <cctype>
+
+#include "accord/reference/flags.h"
+
+namespace accord::reference {
+
+const char* lacking_name(FlagLacking l) {
+  switch (l) {
+    case FlagLacking::kUnexpectedKeyword: return "unexpected_keyword";
+  }
+  return "?";  // LCOV_EXCL_LINE unreachable: every value returns above
+}
+
+namespace {
+
+std::string env_name(const char* flag) {
+  std::string s = "PL_TRAINER_";
+  for (const char* p = flag; *p; ++p) s += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
+  return s;
+}
+
+}  // namespace
+
+const std::vector<FlagRow>& flags() {
+  static const std::vector<FlagRow> rows = {
+#include "gate_macros.h"
+#define ACCORD_FLAG(Name, Instances, PyType, Accepted, Lacking, Description) \
+  {#Name, &UserFlags::Name, Instances, PyType, Accepted, FlagLacking::Lacking, Description, env_name(#Name)},
+#include "../tables/flags.def"
+#include "gate_macros_end.h"
+  };
+  return rows;
+}
+
+const FlagRow* flag_row(std::string_view name) {
+  for (const auto& f : flags())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+bool flag_accepted(const FlagRow& f, Profile p) { return f.gate.holds(policy(p)); }
+
+const char* group_name(PrecisionGroup g) {
+  switch (g) {
+    case PrecisionGroup::k1x: return "1.x";
+    case PrecisionGroup::kAlias: return "2.x alias";
+    case PrecisionGroup::kNew: return "2.x new";
+  }
+  return "?";  // LCOV_EXCL_LINE unreachable: every value returns above
+}
+
+const std::vector<PrecisionSpelling>& precision_spellings() {
+  using T = PrecisionType;
+  using G = PrecisionGroup;
+  using Id = PrecisionSpellingId;
+  auto value = [](T t, const char* text) { return t == T::kInt ? PyValue::integer(std::stoll(text)) : PyValue::string(text); };
+#define TO(Row) std::optional<Id>(Id::k##Row)
+#define REJECTED std::optional<Id>()
+  static const std::vector<PrecisionSpelling> rows = {
+#define ACCORD_PRECISION(Id_, Type, Text, Group, Normalize, Whitelist, Description) \
+  {Id::k##Id_, T::Type, Text, G::Group, Normalize, Whitelist, Description, value(T::Type, Text)},
+#include "../tables/precisions.def"
+  };
+#undef TO
+#undef REJECTED
+  return rows;
+}
+
+const PrecisionSpelling& precision_spelling(PrecisionSpellingId id) {
+  return precision_spellings()[static_cast<std::size_t>(id)];
+}
+
+namespace {
+
+struct Reading {
+  const char* text;
+  bool is_int;
+  PyValue value;
+};
+
+// The rows validate.precision-normalize accepts, with the value each normalises to.
+const std::vector<Reading>& normalized_readings() {
+  static const std::vector<Reading> rows = [] {
+    std::vector<Reading> out;
+    for (const auto& s : precision_spellings())
+      if (s.normalize) out.push_back({s.text, s.type == PrecisionType::kInt, precision_spelling(*s.normalize).value});
+    return out;
+  }();
+  return rows;
+}
+
+std::string quoted(const PrecisionSpelling& s) { return s.type == PrecisionType::kInt ? s.text : "'" + std::string(s.text) + "'"; }
+
+}  // namespace
+
+const PyValue* normalized_precision(const PyValue& p) {
+  if (p.is_str()) {
+    for (const auto& r : normalized_readings())
+      if (!r.is_int && p.str == r.text) return &r.value;
+  } else if (p.kind == PyValue::Kind::kInt) {
+    const std::string text = std::to_string(p.i);
+    for (const auto& r : normalized_readings())
+      if (r.is_int && text == r.text) return &r.value;
+  }
+  return nullptr;
+}
+
+const PyValue* precision_reading(const PrecisionSpelling& s, Profile p) {
+  if (policy(p).precision_normalize) return s.normalize ? &precision_spelling(*s.normalize).value : nullptr;
+  return s.whitelist ? &s.value : nullptr;
+}
+
+const std::string& normalized_precisions_shown() {
+  static const std::string shown = [] {
+    std::string s;
+    auto add = [&s](const PrecisionSpelling& r) { s += (s.empty() ? "(" : ", ") + quoted(r); };
+    for (const auto& r : precision_spellings())
+      if (r.normalize && r.type == PrecisionType::kInt) add(r);
+    for (auto g : {PrecisionGroup::k1x, PrecisionGroup::kAlias, PrecisionGroup::kNew})
+      for (const auto& r : precision_spellings())
+        if (r.normalize && r.type == PrecisionType::kStr && r.group == g) add(r);
+    return s + ")";
+  }();
+  return shown;
+}
+
+namespace {
+
+// The distinct texts of the whitelisted rows, in table order.
+const std::vector<std::string>& whitelist() {
+  static const std::vector<std::string> texts = [] {
+    std::vector<std::string> out;
+    for (const auto& r : precision_spellings()) {
+      bool seen = false;
+      for (const auto& t : out) seen = seen || t == r.text;
+      if (r.whitelist && !seen) out.emplace_back(r.text);
+    }
+    return out;
+  }();
+  return texts;
+}
+
+}  // namespace
+
+bool precision_whitelisted(const std::string& text) {
+  for (const auto& t : whitelist())
+    if (text == t) return true;
+  return false;
+}
+
+const std::string& whitelisted_precisions_shown() {
+  static const std::string shown = [] {
+    std::string s;
+    for (const auto& t : whitelist()) s += (s.empty() ? "('" : ", '") + t + "'";
+    return s + ")";
+  }();
+  return shown;
+}
+
+}  // namespace accord::reference
