@@ -1,4 +1,4 @@
-// fuzz_case_json.cc: libFuzzer target: JSON text -> case_from_json -> resolve (both profiles) -> invariants; and
+// fuzz_case_json.cc: libFuzzer target: JSON text -> case_from_json -> resolve (every profile) -> invariants; and
 // the fast reader of serve / resolve --batch (FastCaseReader) agrees: it accepts only what case_from_json accepts,
 // and reads it to the same case.
 #include <cstddef>

@@ -1,4 +1,4 @@
-// core_props.cc: totality, determinism and the JSON round trip, for both profiles.
+// core_props.cc: totality, determinism and the JSON round trip, for every profile.
 #include "prop_util.h"
 
 namespace accord::prop {
