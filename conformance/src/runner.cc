@@ -141,6 +141,12 @@ CaseResult judge(const Fixture& f, const std::string& profile, const AdapterResu
       r.message = "the case has no expectation for profile '" + profile + "'";
       return r;
     }
+    if (checks_nothing(*e)) {  // what `accord lint` rejects is never a pass
+      r.verdict = Verdict::kErrored;
+      r.message = f.file + ": " + e->pointer + ": the expectation checks nothing (accord lint rejects it): give plan "
+                  "fields, an error code, or diagnostics to check";
+      return r;
+    }
     Comparison c = compare(ar.outcome, *e, check_trace);
     r.verdict = c.pass ? Verdict::kPassed : Verdict::kFailed;
     r.diffs = std::move(c.diffs);

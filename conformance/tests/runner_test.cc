@@ -60,6 +60,18 @@ TEST(Runner, JudgeAppliesDivergencesStrictly) {
   EXPECT_EQ(judge(named, "spec", {ResultStatus::kCrashed, nullptr, "gone"}, listed).verdict, Verdict::kCrashed);
 }
 
+TEST(Runner, AnExpectationThatChecksNothingIsAnErrorNotAPass) {
+  Corpus c = load_corpus(testing::data_dir("lint/checks-nothing"));
+  ASSERT_EQ(c.fixtures.size(), 1u);
+  const Fixture& f = c.fixtures[0];
+  auto ref = make_reference_adapter();
+  CaseResult r = judge(f, "spec", ref->resolve(f.id, "spec", f.given), Divergences{});
+  EXPECT_EQ(r.verdict, Verdict::kErrored);
+  EXPECT_TRUE(is_bad(r.verdict));
+  EXPECT_NE(r.message.find("/cases/0/expect: the expectation checks nothing"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("x.json"), std::string::npos) << r.message;
+}
+
 TEST(Runner, MissingCapabilityIsSkippedWithoutAsking) {
   Fixture f = mutant_corpus().front();
   f.requires_ = {"accelerator:ipu", "env:slurm"};
