@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "accord/conformance/adapter.h"
+#include "accord/conformance/json_input.h"
 #include "accord/conformance/lint.h"
 #include "accord/conformance/live_select.h"
 #include "accord/conformance/loader.h"
@@ -42,8 +43,19 @@ cf::AdapterFactory factory_for(const std::string& impl, double timeout) {
   return [impl, timeout] { return cf::make_subprocess_adapter(impl, timeout); };
 }
 
+/// A corpus directory named on the command line: false with "cannot read 'DIR': no such file or directory" / "not a directory".
+bool readable_dir(const std::string& dir, std::string* error) {
+  std::error_code ec;
+  fs::file_status st = fs::status(dir, ec);
+  if (fs::is_directory(st)) return true;
+  *error = "cannot read '" + dir + "': " +
+           (st.type() == fs::file_type::not_found ? "no such file or directory" : fs::exists(st) ? "not a directory" : ec.message());
+  return false;
+}
+
 /// Loads the corpus; prints every load error and returns false when there is one or ids repeat.
 bool load(const std::string& cmd, const std::string& dir, cf::Corpus* c) {
+  if (std::string error; !readable_dir(dir, &error)) return std::cerr << "accord " << cmd << ": " << error << "\n", false;
   *c = cf::load_corpus(dir);
   std::set<std::string> ids;
   for (const auto& f : c->fixtures)
@@ -55,7 +67,7 @@ bool load(const std::string& cmd, const std::string& dir, cf::Corpus* c) {
 
 /// The divergence file: --divergences, else conformance/implementations/<name>.json next to the
 /// working directory or next to the corpus, when it exists. False on a bad file.
-bool divergences_for(const RunArgs& a, const std::string& name, cf::Divergences* out) {
+bool divergences_for(const std::string& cmd, const RunArgs& a, const std::string& name, cf::Divergences* out) {
   std::string path = a.divergences, err;
   bool safe = !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == std::string::npos;
   if (path.empty() && safe) {
@@ -66,7 +78,7 @@ bool divergences_for(const RunArgs& a, const std::string& name, cf::Divergences*
   }
   if (path.empty()) return true;
   if (cf::load_divergences(path, out, &err)) return true;
-  std::cerr << "accord: " << err << "\n";
+  std::cerr << "accord " << cmd << ": " << err << "\n";
   return false;
 }
 
@@ -97,9 +109,10 @@ std::unique_ptr<cf::ResultSink> report_sink(const RunArgs& a) {
 bool go_live(const RunArgs& a, cf::Corpus* corpus) {
   nlohmann::json probe;
   if (!a.live_hardware.empty()) {
-    std::ifstream f(a.live_hardware);
-    probe = nlohmann::json::parse(f, nullptr, false);
-    if (!f || probe.is_discarded()) return std::cerr << "accord conform: " << a.live_hardware << ": not a JSON `accord probe` output\n", false;
+    std::string text, error;
+    if (!cf::read_input_file(a.live_hardware, &text, &error)) return std::cerr << "accord conform: " << error << "\n", false;
+    if (!cf::parse_json(text, &probe, &error)) return std::cerr << "accord conform: " << a.live_hardware << ": not valid JSON: " << error << "\n", false;
+    if (!probe.is_object()) return std::cerr << "accord conform: " << a.live_hardware << ": not a JSON `accord probe` output\n", false;
   } else if (live_probe) {
     probe = live_probe();
   } else {
@@ -127,7 +140,7 @@ int run_conform(const RunArgs& a) {
     std::cerr << "accord conform: cannot start implementation '" << impl << "': " << err << "\n";
     return 2;
   }
-  if (!divergences_for(a, runner.info().name, &runner.options().divergences)) return 2;
+  if (!divergences_for("conform", a, runner.info().name, &runner.options().divergences)) return 2;
   cf::MultiSink sinks;
   sinks.add(cf::make_text_reporter(std::cout));
   sinks.add(cf::make_progress_reporter(std::cerr, isatty(2) != 0));
@@ -159,7 +172,7 @@ int run_compare(const RunArgs& a) {
     }
     std::string name = runner.info().name;
     if (std::find(names.begin(), names.end(), name) != names.end()) name += "#" + std::to_string(names.size() + 1);
-    if (!divergences_for(a, runner.info().name, &runner.options().divergences)) return 2;
+    if (!divergences_for("compare", a, runner.info().name, &runner.options().divergences)) return 2;
     cf::CollectingSink collect;
     cf::MultiSink sinks;
     sinks.add(&collect);
@@ -179,6 +192,7 @@ int run_compare(const RunArgs& a) {
 }
 
 int run_lint(const std::string& dir) {
+  if (std::string error; !readable_dir(dir, &error)) return std::cerr << "accord lint: " << error << "\n", 2;
   cf::LintResult r = cf::lint_corpus(dir, cf::reference_vocabulary());
   for (const auto& p : r.problems) std::cout << cf::to_string(p) << "\n";
   std::cout << "accord lint: " << dir << ": " << r.files << " files, " << r.cases << " cases, " << r.problems.size()

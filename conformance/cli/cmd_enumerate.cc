@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "accord/conformance/adapter.h"
+#include "accord/conformance/json_input.h"
 #include "accord/reference/json_io.h"
 #include "commands.h"
 #include "enumerate/covering.h"
@@ -57,18 +58,23 @@ class AdapterClassifier : public en::Classifier {
 };
 
 bool load_domain_file(const std::string& path, en::Domain* d) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "accord enumerate: cannot open domain file '" << path << "'\n";
+  std::string text, error;
+  if (!cf::read_input_file(path, &text, &error)) {
+    std::cerr << "accord enumerate: " << error << "\n";
     return false;
   }
-  json j = json::parse(in, nullptr, false);
-  if (j.is_discarded()) {
-    std::cerr << "accord enumerate: " << path << ": not valid JSON\n";
+  json j;
+  if (!cf::parse_json(text, &j, &error)) {
+    std::cerr << "accord enumerate: " << path << ": not valid JSON: " << error << "\n";
     return false;
   }
-  std::string error;
-  if (!en::load_domain(j, d, &error)) {
+  bool loaded = false;
+  try {
+    loaded = en::load_domain(j, d, &error);
+  } catch (const json::exception& e) {  // a value of an unexpected type deep in an axis
+    error = std::string(": ") + cf::quoted_text(e.what(), 240);
+  }
+  if (!loaded) {
     std::cerr << "accord enumerate: " << path << (error.rfind('/', 0) == 0 ? "#" : "") << error << "\n";
     return false;
   }
@@ -145,6 +151,8 @@ int run_enumerate(EnumerateOptions o) {
 int run_diff(const std::string& a_path, const std::string& b_path, std::size_t limit) {
   en::Table a, b;
   std::string error;
+  for (const auto& path : {a_path, b_path})
+    if (std::ifstream in; !cf::open_input(path, &in, &error)) return std::cerr << "accord diff-table: " << error << "\n", 2;
   if (!en::read_table(a_path, &a, &error) || !en::read_table(b_path, &b, &error)) {
     std::cerr << "accord diff-table: " << error << "\n";
     return 2;
@@ -170,7 +178,7 @@ int run_diff(const std::string& a_path, const std::string& b_path, std::size_t l
 void register_enumerate(CLI::App& app) {
   auto o = std::make_shared<EnumerateOptions>();
   auto* cmd = app.add_subcommand("enumerate", "Resolve every cell of a bounded domain (or a t-wise covering array) into a decision table");
-  cmd->add_option("--domain", o->domain, "domain file (JSON axes; property_tests/domains/default.json)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--domain", o->domain, "domain file (JSON axes; property_tests/domains/default.json)")->required();
   cmd->add_option("--impl", o->impl, "`reference` (in-process) or a shell command speaking the protocol")->capture_default_str();
   cmd->add_option("--profile", o->profile, "the profile: " + ref::profile_names(" | "))->capture_default_str();
   cmd->add_option("--t", o->t, "t-wise covering array instead of every cell (2 or 3; 0 = exhaustive)")->check(CLI::Range(0, 6));
@@ -183,7 +191,7 @@ void register_enumerate(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto limit = std::make_shared<std::size_t>(50);
   auto* diff = app.add_subcommand("diff-table", "Compare two decision tables cell by cell (exit 1 when they differ)");
-  diff->add_option("tables", *files, "table A and table B")->required()->expected(2)->check(CLI::ExistingFile);
+  diff->add_option("tables", *files, "table A and table B")->required()->expected(2);
   diff->add_option("--limit", *limit, "differing cells and class pairs to list")->capture_default_str();
   diff->callback([files, limit] { std::exit(run_diff((*files)[0], (*files)[1], *limit)); });
 }

@@ -9,6 +9,7 @@
 
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/fast_case.h"
+#include "accord/conformance/json_input.h"
 #include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/registry.h"
@@ -31,28 +32,36 @@ struct ResolveOptions {
 
 /// Resolves one JSON text; a bad case becomes {"status": "invalid", "error": "..."}.
 json resolve_text(const std::string& text, ref::Profile profile) {
-  json j = json::parse(text, nullptr, false);
-  if (j.is_discarded()) return {{"status", "invalid"}, {"error", "input is not valid JSON"}};
-  ref::Case c;
+  json j;
   std::string err;
+  if (!cf::parse_json(text, &j, &err)) return {{"status", "invalid"}, {"error", "input is not valid JSON: " + err}};
+  ref::Case c;
   if (!ref::case_from_json(j, &c, &err)) return {{"status", "invalid"}, {"error", err}};
   return ref::outcome_to_json(ref::resolve(c, profile));
 }
 
 /// One batch line: the outcome's JSON text (the reference adapter's direct writer, byte-identical to
-/// outcome_to_json().dump()) or {"error", "status": "invalid"}, then a newline. False when invalid.
-bool resolve_line(const std::string& line, const std::string& profile, cf::Adapter& reference, std::string* out) {
+/// outcome_to_json().dump()) or {"error", "line": N, "status": "invalid"}, then a newline. False (and
+/// *why, the error) when invalid.
+bool resolve_line(const std::string& line, std::size_t number, const std::string& name, const std::string& profile,
+                  cf::Adapter& reference, std::string* out, std::string* why) {
   thread_local cf::FastCaseReader reader;  // the fast path; a line it declines goes through nlohmann's tree
-  if (ref::Case c; reader.read_case(line, &c)) {
+  std::string err;
+  bool shallow = cf::check_json_depth(line, &err);  // before either reader: both recurse
+  if (ref::Case c; shallow && reader.read_case(line, &c)) {
     std::optional<cf::AdapterResult> r = reference.resolve_case_text(profile, c, out);
     if (r && r->status == cf::ResultStatus::kOk) {
       out->push_back('\n');
       return true;
     }
   }
-  json j = json::parse(line, nullptr, false);
-  std::string err = "input is not valid JSON";
-  if (!j.is_discarded()) {
+  json j;
+  if (line.empty() || line == "\r") {
+    err = "blank line";
+  } else if (!cf::parse_json(line, &j, &err)) {
+    if (err.rfind("line 1, column ", 0) == 0) err.erase(0, 8);  // one line: its column says where
+    err = "input is not valid JSON: " + err;
+  } else {
     if (reference.resolve_text("", profile, j, out).status == cf::ResultStatus::kOk) {
       out->push_back('\n');
       return true;
@@ -60,49 +69,59 @@ bool resolve_line(const std::string& line, const std::string& profile, cf::Adapt
     ref::Case c;
     ref::case_from_json(j, &c, &err);  // the reader's own message (bad lines only)
   }
-  *out += json{{"status", "invalid"}, {"error", err}}.dump();
+  *out += json{{"status", "invalid"}, {"error", err}, {"line", number}}.dump();
   out->push_back('\n');
+  *why += "accord resolve: " + name + ":" + std::to_string(number) + ": " + err + "\n";
   return false;
 }
 
 /// `--batch`: chunks of lines resolved by `jobs` worker threads while this thread writes the previous
-/// chunk's outcomes and reads the next chunk (double buffering); output stays in input order, with
-/// one write per chunk and worker (no flush per line).
-int run_batch(std::istream& in, const std::string& profile, int jobs) {
+/// chunk's outcomes and reads the next chunk (double buffering); output stays in input order, one line
+/// per input line (blank and invalid ones too), with one write per chunk and worker (no flush per line).
+/// Exit 0 when every line was a case, 2 otherwise (each bad line also named on stderr).
+int run_batch(std::istream& in, const std::string& name, const std::string& profile, int jobs) {
   std::ios::sync_with_stdio(false);
   constexpr std::size_t kChunk = 4096;
   const std::size_t parts = jobs > 0 ? static_cast<std::size_t>(jobs) : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::unique_ptr<cf::Adapter>> adapters;
   for (std::size_t k = 0; k < parts; ++k) adapters.push_back(cf::make_reference_adapter());
-  std::vector<std::string> lines[2], outs[2];
-  outs[0].resize(parts), outs[1].resize(parts);
+  std::vector<std::string> lines[2], outs[2], errs[2];
+  std::size_t first[2] = {1, 1}, read = 0;  // the line number of each chunk's first line
+  outs[0].resize(parts), outs[1].resize(parts), errs[0].resize(parts), errs[1].resize(parts);
   std::vector<long long> bad(parts, 0);
-  auto read_chunk = [&in](std::vector<std::string>& into) {
-    into.clear();
+  auto read_chunk = [&](int into) {
+    lines[into].clear();
+    first[into] = read + 1;
     std::string line;
-    while (into.size() < kChunk && std::getline(in, line))
-      if (!line.empty()) into.push_back(std::move(line));
+    while (lines[into].size() < kChunk && std::getline(in, line)) lines[into].push_back(std::move(line)), ++read;
   };
-  auto write_chunk = [](std::vector<std::string>& from) {
+  auto write_chunk = [](std::vector<std::string>& from, std::vector<std::string>& err) {
     for (auto& o : from) std::cout.write(o.data(), static_cast<std::streamsize>(o.size())), o.clear();
+    bool any = false;
+    for (auto& e : err) any = any || !e.empty();
+    if (!any) return;
+    std::cout.flush();
+    for (auto& e : err) {
+      std::cerr << e, e.clear();
+    }
   };
-  read_chunk(lines[0]);
+  read_chunk(0);
   for (int cur = 0; !lines[cur].empty(); cur ^= 1) {
     std::vector<std::thread> workers;
     for (std::size_t k = 0; k < parts; ++k)
       workers.emplace_back([&, k] {
         const auto& ls = lines[cur];
         for (std::size_t i = ls.size() * k / parts; i < ls.size() * (k + 1) / parts; ++i)
-          bad[k] += !resolve_line(ls[i], profile, *adapters[k], &outs[cur][k]);
+          bad[k] += !resolve_line(ls[i], first[cur] + i, name, profile, *adapters[k], &outs[cur][k], &errs[cur][k]);
       });
-    write_chunk(outs[cur ^ 1]);  // the previous chunk, while this one resolves
-    read_chunk(lines[cur ^ 1]);
+    write_chunk(outs[cur ^ 1], errs[cur ^ 1]);  // the previous chunk, while this one resolves
+    read_chunk(cur ^ 1);
     for (auto& t : workers) t.join();
-    if (lines[cur ^ 1].empty()) write_chunk(outs[cur]);
+    if (lines[cur ^ 1].empty()) write_chunk(outs[cur], errs[cur]);
   }
   std::cout.flush();
   for (auto b : bad)
-    if (b) return 1;
+    if (b) return 2;
   return 0;
 }
 
@@ -113,16 +132,13 @@ int run_resolve(const ResolveOptions& o) {
     return 2;
   }
   std::ifstream file;
-  if (o.input != "-") {
-    file.open(o.input);
-    if (!file) {
-      std::cerr << "accord resolve: cannot open '" << o.input << "'\n";
-      return 2;
-    }
+  std::string error, text;
+  if (o.input != "-" && !(o.batch ? cf::open_input(o.input, &file, &error) : cf::read_input_file(o.input, &text, &error))) {
+    std::cerr << "accord resolve: " << error << "\n";
+    return 2;
   }
-  std::istream& in = o.input == "-" ? std::cin : file;
-  if (o.batch) return run_batch(in, o.profile, o.jobs);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (o.batch) return run_batch(o.input == "-" ? std::cin : file, o.input == "-" ? "<stdin>" : o.input, o.profile, o.jobs);
+  if (o.input == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   json r = resolve_text(text, profile);
   std::cout << (o.pretty ? r.dump(2) : r.dump()) << '\n';
   if (r["status"] == "invalid") {

@@ -1,18 +1,15 @@
 // divergences.cc: the per-implementation list of cases expected to fail (conformance/implementations/).
-#include <fstream>
-#include <sstream>
-
+#include "accord/conformance/json_input.h"
 #include "accord/conformance/runner.h"
 
 namespace accord::conformance {
 
 bool load_divergences(const std::string& path, Divergences* out, std::string* error) {
-  std::ifstream in(path);
-  if (!in) return *error = path + ": /: cannot read the file", false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return *error = path + ": /: not a JSON object", false;
+  std::string text, why;
+  if (!read_input_file(path, &text, error)) return false;
+  nlohmann::json j;
+  if (!parse_json(text, &j, &why)) return *error = path + ": not valid JSON: " + why, false;
+  if (!j.is_object()) return *error = path + ": /: not a JSON object", false;
   Divergences d;
   d.file = path;
   for (auto it = j.begin(); it != j.end(); ++it) {

@@ -5,12 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
+
+#include "accord/conformance/json_input.h"
 
 namespace accord::conformance {
 namespace {
@@ -77,15 +78,6 @@ void schema_errors(const std::string& file, const json& doc, valijson::Validatio
   }
 }
 
-bool read_text(const std::string& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  *text = ss.str();
-  return true;
-}
-
 }  // namespace
 
 std::string to_string(const LoadError& e) {
@@ -93,16 +85,16 @@ std::string to_string(const LoadError& e) {
 }
 
 void load_file(const std::string& path, Corpus* out) {
-  std::string text;
-  if (!read_text(path, &text)) {
-    out->errors.push_back({path, "", "cannot read the file"});
+  std::string text, error;
+  if (!read_input_file(path, &text, &error)) {
+    out->errors.push_back({path, "", error});
     return;
   }
   json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    out->errors.push_back({path, "", std::string("not valid JSON: ") + e.what()});
+  if (!parse_json(text, &doc, &error)) {  // a repeated key comes as "/json/pointer: what"
+    std::size_t at = error.rfind('/', 0) == 0 ? error.find(": ") : std::string::npos;
+    std::string ptr = at == std::string::npos || error.compare(0, at, "/") == 0 ? "" : error.substr(0, at);
+    out->errors.push_back({path, ptr, "not valid JSON: " + (at == std::string::npos ? error : error.substr(at + 2))});
     return;
   }
   valijson::ValidationResults results;

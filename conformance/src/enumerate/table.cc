@@ -1,7 +1,10 @@
 // table.cc: decision table files: a text header and packed little-endian cell data.
 #include "enumerate/table.h"
 
+#include <algorithm>
 #include <fstream>
+
+#include "accord/conformance/json_input.h"
 
 namespace accord::enumerate {
 using nlohmann::json;
@@ -43,6 +46,9 @@ bool fail(std::string* error, const std::string& path, const std::string& what) 
   *error = path + ": " + what;
   return false;
 }
+
+/// Everything after the header line (read_table catches what a header of the wrong shape throws).
+bool read_body(const std::string& path, std::ifstream& in, Table r, Table* t, std::string* error);
 
 }  // namespace
 
@@ -89,8 +95,21 @@ bool read_table(const std::string& path, Table* t, std::string* error) {
   if (!std::getline(in, magic) || magic != kMagic) return fail(error, path, "not a decision table (expected first line '" + std::string(kMagic) + "')");
   if (!std::getline(in, head)) return fail(error, path, "missing header line");
   Table r;
-  r.header = json::parse(head, nullptr, false);
-  if (r.header.is_discarded() || !r.header.is_object()) return fail(error, path, "header line is not a JSON object");
+  std::string bad;
+  if (!conformance::parse_json(head, &r.header, &bad)) {
+    if (bad.rfind("line 1, column ", 0) == 0) bad.erase(0, 8);  // one line: its column says where
+    return fail(error, path, "header line is not valid JSON: " + bad);
+  }
+  if (!r.header.is_object()) return fail(error, path, "header line is not a JSON object");
+  try {
+    return read_body(path, in, std::move(r), t, error);
+  } catch (const std::exception& e) {  // a header value of the wrong type (json::type_error), a count too large to hold
+    return fail(error, path, std::string("header: ") + conformance::quoted_text(e.what(), 240));
+  }
+}
+
+namespace {
+bool read_body(const std::string& path, std::ifstream& in, Table r, Table* t, std::string* error) {
   std::string why;
   if (!r.header.contains("domain") || !load_domain(r.header["domain"], &r.domain, &why)) return fail(error, path, "header /domain: " + why);
   auto cells = r.header.value("cells", std::uint64_t{0});
@@ -102,6 +121,7 @@ bool read_table(const std::string& path, Table* t, std::string* error) {
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::size_t axes = r.domain.axes.size();
   std::size_t row_bytes = r.exhaustive ? 0 : cells * axes * 2;
+  if (!r.exhaustive && axes && cells > data.size() / axes / 2) return fail(error, path, "data ends inside the covering array rows");
   if (data.size() < row_bytes) return fail(error, path, "data ends inside the covering array rows");
   const auto* p = reinterpret_cast<const unsigned char*>(data.data());
   const auto* end = p + data.size();
@@ -110,7 +130,7 @@ bool read_table(const std::string& path, Table* t, std::string* error) {
     for (auto& row : r.rows)
       for (auto& v : row) v = static_cast<std::uint16_t>(get(p, 2)), p += 2;
   }
-  r.ids.reserve(cells);
+  r.ids.reserve(std::min<std::uint64_t>(cells, data.size()));  // each run takes at least 2 bytes
   while (r.ids.size() < cells) {
     std::uint64_t id = 0, run = 0;
     if (!get_varint(p, end, &id) || !get_varint(p, end, &run)) return fail(error, path, "data ends after " + std::to_string(r.ids.size()) + " cells");
@@ -122,5 +142,6 @@ bool read_table(const std::string& path, Table* t, std::string* error) {
   *t = std::move(r);
   return true;
 }
+}  // namespace
 
 }  // namespace accord::enumerate

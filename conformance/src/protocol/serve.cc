@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "accord/conformance/fast_case.h"
+#include "accord/conformance/json_input.h"
 #include "accord/conformance/protocol.h"
 #include "accord/reference/inputs.h"
 
@@ -59,9 +60,16 @@ bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const
 
 /// Answers one request line into `out` (nothing for blank lines and `stop`); false after `stop`.
 bool answer(const std::string& line, std::string& out, Adapter& impl, const std::string& default_profile) {
-  if (line.empty() || line == "\r" || answer_fast(line, out, impl, default_profile)) return true;
-  json req = json::parse(line, nullptr, false);
-  if (req.is_discarded() || !req.is_object()) {
+  if (line.empty() || line == "\r") return true;
+  std::string error;  // the depth check comes first: the fast reader recurses (parse_json then fails the same way)
+  if (check_json_depth(line, &error) && answer_fast(line, out, impl, default_profile)) return true;
+  json req, read_id;  // the id, when it was read before the request went wrong
+  if (!parse_json(line, &req, &error, &read_id)) {
+    if (error.rfind("line 1, column ", 0) == 0) error.erase(0, 8);  // one line: its column says where
+    write_reply(out, read_id, {ResultStatus::kErrored, nullptr, "request is not valid JSON: " + error}, "");
+    return true;
+  }
+  if (!req.is_object()) {
     out += R"({"id":null,"errored":"request is not a JSON object"})" "\n";
     return true;
   }

@@ -1,0 +1,38 @@
+// json_input.h: reading what a user hands accord (files named on the command line, case texts, request
+// and batch lines) without aborting: every failure is a message, never an exception. The limits are
+// listed in conformance/README.md ("Limits") and PROTOCOL.md.
+#pragma once
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace accord::conformance {
+
+/// The deepest nesting of arrays and objects accord reads: far past any real case (a fixture file nests
+/// about 8 deep), well short of what the recursive readers (schema, case reader, dump) can take.
+constexpr int kMaxJsonDepth = 256;
+
+/// Opens a file named on the command line for reading. False with *error = "cannot read 'PATH': is a
+/// directory" (or "no such file or directory", "permission denied", ...).
+bool open_input(const std::string& path, std::ifstream* in, std::string* error);
+
+/// The whole of a file named on the command line (as open_input; read errors become messages too).
+bool read_input_file(const std::string& path, std::string* text, std::string* error);
+
+/// A linear scan of `text` (strings skipped, nothing parsed): false when arrays and objects nest deeper
+/// than `limit`, with *error = "line L, column C: nesting deeper than 256 levels (accord's limit)".
+bool check_json_depth(std::string_view text, std::string* error, int limit = kMaxJsonDepth);
+
+/// Parses one JSON text; never throws. Rejects, with *error = "line L, column C: <what was wrong>":
+/// syntax errors, a NUL byte, invalid UTF-8, numbers out of range (`1e400`), a key repeated in one object (nlohmann
+/// would keep the last value silently) and nesting deeper than kMaxJsonDepth. When `id` is given, it
+/// receives the top-level member "id" if one was read before the text went wrong (else stays null).
+bool parse_json(std::string_view text, nlohmann::json* out, std::string* error, nlohmann::json* id = nullptr);
+
+/// `text` as it may be quoted in a message: bytes outside printable ASCII written as \xNN, at most
+/// `limit` bytes of it (then "...").
+std::string quoted_text(std::string_view text, std::size_t limit = 60);
+
+}  // namespace accord::conformance
