@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstdlib>
+#include <ostream>
 
 namespace accord::reference {
 namespace {
@@ -165,6 +166,7 @@ const std::deque<ProfileInfo>& profiles() { return storage(); }
 const ProfileInfo& profile_info(Profile p) { return storage().at(p.index); }
 Profile default_profile() { return Profile(0); }
 const char* profile_name(Profile p) { return profile_info(p).name.c_str(); }
+std::ostream& operator<<(std::ostream& os, Profile p) { return os << profile_name(p); }
 
 bool parse_profile(std::string_view name, Profile* out) {
   for (const auto& p : storage()) {

@@ -1,5 +1,6 @@
 // catalogue_test.cc: one case per diagnostic code (each must be emitted as expected), and together with
 // the plan cases every rule ID of each profile fires at least once.
+#include <cctype>
 #include <set>
 
 #include "test_util.h"
@@ -212,8 +213,20 @@ TEST_P(Catalogue, EveryRuleOfTheProfileFires) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Profiles, Catalogue, ::testing::Values(Profile::kSpec, Profile::kLightning16),
-                         [](const ::testing::TestParamInfo<Profile>& p) { return p.param == Profile::kSpec ? "spec" : "lightning16"; });
+// Every profile of the table: a new profile runs the cases written for every profile (kBoth) and must add its own
+// cases for the rules and codes only it has.
+std::vector<Profile> every_profile() {
+  std::vector<Profile> out;
+  for (const auto& p : profiles()) out.push_back(p.profile);
+  return out;
+}
+std::string param_name(const ::testing::TestParamInfo<Profile>& p) {
+  std::string name = profile_name(p.param);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+INSTANTIATE_TEST_SUITE_P(Profiles, Catalogue, ::testing::ValuesIn(every_profile()), param_name);
 
 }  // namespace
 }  // namespace accord::reference::testing

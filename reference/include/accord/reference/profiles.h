@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +77,8 @@ const ProfileInfo& profile_info(Profile p);
 Profile default_profile();
 /// Wire name of a profile ("spec", "lightning-1.6").
 const char* profile_name(Profile p);
+/// Writes the wire name (test output, messages).
+std::ostream& operator<<(std::ostream& os, Profile p);
 /// Parses a wire name; false when unknown.
 bool parse_profile(std::string_view name, Profile* out);
 /// The profiles' wire names joined with ", " (for help texts and errors: "spec, lightning-1.6").
