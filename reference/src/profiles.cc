@@ -109,43 +109,38 @@ constexpr OverrideRow kOverrides[] = {
 #include "../tables/policy_overrides.def"
 };
 
+constexpr std::size_t kRowCount = sizeof kRows / sizeof kRows[0];
+
+// The policy of row i: its parent's (the root values for a root), then its own overrides.
+Policy row_policy(std::size_t i, std::size_t depth = 0) {
+  if (depth > kRowCount) std::abort();  // a parent cycle in tables/profiles.def (ProfilesTable.* tests the table)
+  const TableRow& r = kRows[i];
+  Policy p = r.parent == kNone ? Policy{} : row_policy(static_cast<std::size_t>(r.parent), depth + 1);
+  for (const auto& o : kOverrides)
+    if (static_cast<std::size_t>(o.profile) == i) slot(o.policy)->set(p, o.value);  // the macro named the member
+  return p;
+}
+
+// Table order, so that Profile::index is the row's position.
 std::deque<ProfileInfo> build() {
   std::deque<ProfileInfo> out;
-  // Parents first: a row's policy starts from its parent's, so rows are added once their parent is in.
-  std::vector<int> added(sizeof kRows / sizeof kRows[0], -1);
-  for (std::size_t done = 0; done < added.size();) {
-    std::size_t before = done;
-    for (std::size_t i = 0; i < added.size(); ++i) {
-      const TableRow& r = kRows[i];
-      if (added[i] >= 0 || (r.parent != kNone && added[static_cast<std::size_t>(r.parent)] < 0)) continue;
-      ProfileInfo p;
-      p.profile = Profile(static_cast<std::uint16_t>(i));
-      p.name = r.name;
-      if (r.parent != kNone) {
-        p.parent = Profile(static_cast<std::uint16_t>(r.parent));
-        p.policy = out[static_cast<std::size_t>(added[static_cast<std::size_t>(r.parent)])].policy;
-      }
-      p.connector = r.connector;
-      p.release = r.release;
-      p.default_cases = r.default_cases;
-      p.inherit_cases = r.inherit_cases;
-      p.description = r.description;
-      for (const auto& o : kOverrides) {
-        if (static_cast<std::size_t>(o.profile) != i) continue;
-        const PolicySlot& s = *slot(o.policy);  // the macro named the member, so the slot exists
-        s.set(p.policy, o.value);
-        p.overrides.push_back({o.policy, value_name(s, o.value), o.reason});
-      }
-      added[i] = static_cast<int>(out.size());
-      out.push_back(std::move(p));
-      ++done;
-    }
-    if (done == before) std::abort();  // a parent cycle in tables/profiles.def (ProfilesTable.* tests the table)
+  for (std::size_t i = 0; i < kRowCount; ++i) {
+    const TableRow& r = kRows[i];
+    ProfileInfo p;
+    p.profile = Profile(static_cast<std::uint16_t>(i));
+    p.name = r.name;
+    if (r.parent != kNone) p.parent = Profile(static_cast<std::uint16_t>(r.parent));
+    p.connector = r.connector;
+    p.release = r.release;
+    p.default_cases = r.default_cases;
+    p.inherit_cases = r.inherit_cases;
+    p.description = r.description;
+    p.policy = row_policy(i);
+    for (const auto& o : kOverrides)
+      if (static_cast<std::size_t>(o.profile) == i) p.overrides.push_back({o.policy, value_name(*slot(o.policy), o.value), o.reason});
+    out.push_back(std::move(p));
   }
-  // Table order, so that Profile::index is the row's position.
-  std::deque<ProfileInfo> ordered;
-  for (std::size_t i = 0; i < added.size(); ++i) ordered.push_back(std::move(out[static_cast<std::size_t>(added[i])]));
-  return ordered;
+  return out;
 }
 
 std::deque<ProfileInfo>& storage() {
