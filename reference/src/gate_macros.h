@@ -12,3 +12,5 @@
 #define WHEN(P) ACCORD_GATE_(P, true)
 #define UNLESS(P) ACCORD_GATE_(P, false)
 #define IS(P, V) ACCORD_GATE_(P, V)
+/// The rows of one connector release: IS(connector_release, ConnectorRelease::k<V>).
+#define RELEASE(V) ACCORD_GATE_(connector_release, ::accord::reference::ConnectorRelease::k##V)

@@ -4,3 +4,4 @@
 #undef WHEN
 #undef UNLESS
 #undef IS
+#undef RELEASE
