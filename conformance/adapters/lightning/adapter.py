@@ -123,11 +123,16 @@ class Adapter:
                     kwargs = dict(ora.defaults)
                     kwargs.update(ora.trainer_env_defaults())
                     with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
-                        kwargs.update({k: self.convert(k, flags[k]) for k in build_order(flags)})  # not notes
+                        given = {k: self.convert(k, flags[k]) for k in build_order(flags)}  # not notes
+                    check_trainer_keywords(flags, ora.trainer_params)
+                    kwargs.update({k: v for k, v in given.items() if k in ora.defaults})  # the connector's share
                     ora.log_records = notes  # warnings and log records in one list, in emission order
                     kwargs = {ora.renames.get(k, k): v for k, v in kwargs.items()}
                     conn = ora.connector_cls(**kwargs)
                 except Exception as e:  # noqa: BLE001 - a connector error is an outcome
+                    unknown = machine_unknown(e)
+                    if unknown:
+                        return {"skipped": unknown}
                     error = self.error_of(e, flags)
                 ora.log_records = []
             outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}
@@ -277,6 +282,31 @@ BUILD_ORDER = ("accelerator", "strategy", "plugins")
 
 def build_order(flags):
     return [k for k in BUILD_ORDER if k in flags] + [k for k in flags if k not in BUILD_ORDER]
+
+
+def check_trainer_keywords(flags, trainer_params):
+    """`Trainer(**flags)` raises this TypeError for a keyword its __init__ does not take (after the arguments, the
+    instances, are built). Python names the first such keyword of the call; a case's keyword order is the order of
+    its `flags` object as written in the JSON."""
+    for k in flags:
+        if k not in trainer_params:
+            raise TypeError(f"Trainer.__init__() got an unexpected keyword argument '{k}'")
+
+
+# exceptions that are not Lightning's answer but a limit of the oracle machine: (regex, reason)
+MACHINE_UNKNOWNS = [
+    (re.compile(r"mutable default .* for field \w+ is not allowed"),
+     "this machine's torch (Debian 1.13 on Python 3.11) cannot import its FSDP modules"),
+]
+
+
+def machine_unknown(e):
+    """The reason a case is `skipped` when its exception is a limit of this machine, else None."""
+    msg = str(e)
+    for rx, reason in MACHINE_UNKNOWNS:
+        if rx.search(msg):
+            return f"{reason}: {type(e).__name__}: {msg}"
+    return None
 
 
 ENV_READ = re.compile(r"environ(?:\.get)?\s*[\[(]\s*[\"'](\w+)[\"']")  # os.environ["X"] / .get("X")

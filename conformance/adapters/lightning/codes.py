@@ -108,6 +108,9 @@ TABLE = [
     (r"The IPU Accelerator requires IPU devices to run", "err_strategy_needs_hardware",
      {"fields": {"strategy": "IPUStrategy", "hardware": "IPU"}}),  # _init_strategy
     (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # _init_strategy
+    # a keyword argument `Trainer(...)` does not take (the adapter raises Python's TypeError of the call)
+    (r"^(?P<owner>Trainer)\.__init__\(\) got an unexpected keyword argument '(?P<flag>\w+)'$", "err_unexpected_keyword",
+     {"type": "TypeError"}),
     # a keyword argument the constructor does not take (validate.instance-arguments); Python 3.10+ names the class
     # that defines __init__, object() says "takes no arguments"
     (r"(?:(?P<class>\w+)\.)?__init__\(\) got an unexpected keyword argument '(?P<argument>\w+)'", "err_instance_argument",

@@ -151,6 +151,8 @@ class Oracle:
             self.renames = {}
             self.loggers = ["lightning", "lightning.pytorch", "lightning.fabric", "lightning_fabric"]
         self.defaults = self._connector_defaults()
+        # the keywords this release's Trainer.__init__ takes (a case flag outside them is a TypeError of the call)
+        self.trainer_params = [n for n in inspect.signature(self.pl.Trainer.__init__).parameters if n != "self"]
         self.modules = [m for n, m in list(sys.modules.items()) if m is not None and n.split(".")[0] in
                         (self.package, "lightning_utilities", "lightning_fabric")]
         self.accelerator_names = self._accelerator_names()
@@ -177,7 +179,9 @@ class Oracle:
         return out
 
     def trainer_env_defaults(self):
-        """PL_TRAINER_<ARG> variables of the current environment, parsed by Lightning's own helper."""
+        """PL_TRAINER_<ARG> variables of the current environment, parsed by Lightning's own helper. The helper
+        reads only the variables of the Trainer's own keywords (it walks the Trainer's signature), so a removed
+        flag (2.x PL_TRAINER_GPUS) is ignored; of those, only the connector's arguments matter here."""
         if not any(k.startswith("PL_TRAINER_") for k in os.environ):
             return {}
         if self.major == "1.6":
