@@ -108,6 +108,10 @@ TABLE = [
     (r"The IPU Accelerator requires IPU devices to run", "err_strategy_needs_hardware",
      {"fields": {"strategy": "IPUStrategy", "hardware": "IPU"}}),  # _init_strategy
     (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # _init_strategy
+    (r"You set `strategy=(?P<strategy>.*?)` but strategies from the DDP family are not supported on the\s+MPS accelerator",
+     "err_strategy_mps_unsupported"),  # 2.x _check_config_and_set_final_flags (the flag as str(), not a repr)
+    (r"You selected `Trainer\(strategy=(?P<strategy>'.*?')\)` but process forking is not supported on this\s+platform",
+     "err_fork_unsupported"),  # 2.x _check_strategy_and_fallback
     # a keyword argument `Trainer(...)` does not take (the adapter raises Python's TypeError of the call)
     (r"^(?P<owner>Trainer)\.__init__\(\) got an unexpected keyword argument '(?P<flag>\w+)'$", "err_unexpected_keyword",
      {"type": "TypeError"}),
@@ -139,6 +143,18 @@ TABLE = [
     (r"HPU precision plugin requires HPU devices", "err_strategy_needs_hardware",
      {"fields": {"strategy": "HPUPrecisionPlugin", "hardware": "HPU"}}),  # HPUPrecisionPlugin.__init__
     (r"^No precision set", "err_precision_unset"),  # _check_and_init_precision (1.6.5 and 2.x)
+    (r"^Bitsandbytes is only supported on CUDA GPUs\.", "err_bitsandbytes_needs_cuda"),  # 2.x _validate_precision_choice
+    # 2.x precision plugin constructors: XLAPrecision / FSDPPrecision (pytorch and fabric) print a stray `)`
+    (r"^`precision=(?P<precision>.*?)\)` is not supported in XLA\. `precision` must be one of: (?P<allowed>\(.*?\))\.$",
+     "err_precision_unsupported", {"fields": {"owner": "XLAPrecision"}}),
+    (r"^`precision=(?P<precision>.*?)\)` is not supported in FSDP\. `precision` must be one of: (?P<allowed>\(.*?\))\.$",
+     "err_precision_unsupported", {"fields": {"owner": "FSDPPrecision"}}),
+    (r"^`precision=(?P<precision>.*?)\)` is not supported in DeepSpeed\. `precision` must be one of: "
+     r"(?P<allowed>\(.*?\))\.$", "err_precision_unsupported", {"fields": {"owner": "DeepSpeedPrecision"}}),  # fabric
+    (r"^`Trainer\(strategy='deepspeed', precision=(?P<precision>.*?)\)` is not supported\. `precision` must be one of: "
+     r"(?P<allowed>\(.*?\))\.$", "err_precision_unsupported", {"fields": {"owner": "DeepSpeedPrecision"}}),
+    (r"^`?Passed `(?P<owner>\w+)\(precision=(?P<precision>.*?)\)`\. Precision must be '16-mixed' or 'bf16-mixed'\.$",
+     "err_precision_unsupported", {"fields": {"allowed": "('16-mixed', 'bf16-mixed')"}}),  # 2.x MixedPrecision.__init__
     # ---- cluster environments read at connector time
     (r"invalid literal for int\(\) with base (?:0|10): (?P<value>.*)", "err_env_invalid", {"where": _ENV_READ}),
     (r"^'?(?P<variable>[A-Z][A-Z0-9_]+)'?$", "err_env_missing", {"type": "KeyError"}),
@@ -165,11 +181,20 @@ TABLE = [
     (r"Using (?P<kind>16bit|16-bit|bfloat16) (?:(?P<backend>native|apex) )?Automatic Mixed Precision \(AMP\)",
      "info_amp"),  # _check_and_init_precision (1.6.5 and 2.x)
     (r"^Auto select gpus: (?P<ids>.*)", "info_auto_select_gpus"),  # _set_devices_flag_if_auto_select_gpus_passed
+    (r"^`precision=(?P<precision>.*?)` is supported for historical reasons but its usage is discouraged\. "
+     r"Please set your precision to (?P<replacement>.*?) instead!", "warn_precision_alias"),  # 2.x fabric _convert_precision_to_unified_args
+    (r"^Trainer will use only 1 of (?P<count>\d+) GPUs because it is running inside an interactive / notebook",
+     "info_interactive_single_gpu"),  # 2.x _set_devices_flag_if_auto_passed
 ]
 
 _COMPILED = [(re.compile(row[0], re.S), row[1], row[2] if len(row) > 2 else {}) for row in TABLE]
 _COMPILED = [(rx, code, dict(opt, where=re.compile(opt["where"]) if "where" in opt else None))
              for rx, code, opt in _COMPILED]
+
+
+# an object Lightning formats with str()/repr() (`<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f..>`):
+# a field holds it as `DDPStrategy()`, the adapter's spelling of an instance (no address)
+_OBJECT_REPR = re.compile(r"<(?:[\w]+\.)*(\w+) object at 0x[0-9a-fA-F]+>")
 
 
 def classify(message, default_code, exc_type=None, functions=()):
@@ -181,7 +206,7 @@ def classify(message, default_code, exc_type=None, functions=()):
             continue
         hit = rx.search(message)
         if hit:
-            fields = {k: v for k, v in hit.groupdict().items() if v is not None}
+            fields = {k: _OBJECT_REPR.sub(r"\1()", v) for k, v in hit.groupdict().items() if v is not None}
             fields.update(opt.get("fields", {}))
             return code, fields
     return default_code, {}

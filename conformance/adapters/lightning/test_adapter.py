@@ -37,7 +37,9 @@ DDP_CPU_2 = {"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}}
 
 # codes of the lightning-2.2 profile that reference/tables/diagnostics.def is getting; drop a name from here once
 # the catalogue has its row (test_pending_codes_are_listed_once says which)
-PENDING_CODES = {"err_unexpected_keyword"}
+PENDING_CODES = {"err_unexpected_keyword", "err_strategy_mps_unsupported", "err_fork_unsupported",
+                 "err_bitsandbytes_needs_cuda", "err_precision_unsupported", "warn_precision_alias",
+                 "info_interactive_single_gpu"}
 
 
 class CodesTable(unittest.TestCase):
@@ -65,6 +67,11 @@ class CodesTable(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, r"^Trainer\.__init__\(\) got an unexpected keyword argument 'ipus'$"):
             adapter.check_trainer_keywords({"devices": 1, "ipus": 1, "gpus": 1}, ["devices", "gpus"])
         adapter.check_trainer_keywords({"devices": 1}, ["devices", "gpus"])
+
+    def test_object_reprs_in_fields_are_class_calls(self):
+        msg = ("You set `strategy=<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f31c2d0>` but strategies"
+               " from the DDP family are not supported on the MPS accelerator. Either explicitly set `accelerator='cpu'`")
+        self.assertEqual(("err_strategy_mps_unsupported", {"strategy": "DDPStrategy()"}), codes.classify(msg, "x"))
 
     def test_classify(self):
         self.assertEqual(("err_devices_zero", {"devices": "0", "accelerator": "cpu"}),
@@ -231,7 +238,19 @@ class Lightning2(AdapterBase, unittest.TestCase):
                 resolve(11, {"flags": {"devices": 1, "tpu_cores": 8, "gpus": 1}}),
                 resolve(12, {"flags": {"devices": 2, "use_distributed_sampler": False}}),
                 resolve(13, {"flags": {}, "env": {"PL_TRAINER_GPUS": "2", "PL_TRAINER_DEVICES": "2"}}),
-                resolve(14, {"flags": {"strategy": "fsdp", "accelerator": "gpu"}, "hardware": {"cuda_devices": 2}})]
+                resolve(14, {"flags": {"strategy": "fsdp", "accelerator": "gpu"}, "hardware": {"cuda_devices": 2}}),
+                resolve(15, {"flags": {"strategy": "ddp_fork", "accelerator": "cpu"}, "hardware": {"fork": False}}),
+                resolve(16, {"flags": {"precision": 16}, "hardware": {"cuda_devices": 2}, "interactive": True})]
+
+    def test_fork_unsupported(self):
+        err = self.reply(15)["outcome"]["error"]
+        self.assertEqual(("err_fork_unsupported", {"strategy": "'ddp_fork'"}, "ValueError"),
+                         (err["code"], err["fields"], err["exception"]))
+
+    def test_precision_alias_and_interactive_single_gpu(self):
+        notes = [(d["code"], d["fields"]) for d in self.reply(16)["outcome"]["diagnostics"]]
+        self.assertEqual([("warn_precision_alias", {"precision": "16", "replacement": "16-mixed"}),
+                          ("info_interactive_single_gpu", {"count": "2"}), ("info_amp", {"kind": "16bit"})], notes)
 
     def test_removed_flag_is_an_unexpected_trainer_keyword(self):  # the first one in the case's flag order
         err = self.reply(11)["outcome"]["error"]
