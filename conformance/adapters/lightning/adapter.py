@@ -144,16 +144,21 @@ class Adapter:
     # ------------------------------------------------------------------ translation
     def error_of(self, e, flags):
         msg = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
-        inner, tb, conn, line = [], e.__traceback__, None, ""
+        inner, tb, conn, line, ctor = [], e.__traceback__, None, "", None
         while tb is not None:  # the innermost function inside Lightning's folder (not a comprehension / lambda)
             code = tb.tb_frame.f_code
             if code.co_filename.startswith(self.ora.root) and not code.co_name.startswith("<"):
                 inner = [code.co_name]
                 line = linecache.getline(code.co_filename, tb.tb_lineno)
+                obj = tb.tb_frame.f_locals.get("self")
+                if code.co_name == "__init__" and obj is not None and not isinstance(obj, self.ora.connector_cls):
+                    ctor = type(obj).__name__  # the innermost Lightning constructor that raised
             if isinstance(tb.tb_frame.f_locals.get("self"), self.ora.connector_cls):
                 conn = tb.tb_frame.f_locals["self"]  # the connector as it was when the error was raised
             tb = tb.tb_next
         code, fields = codes.classify(msg, "err_unmapped", type(e).__name__, inner)
+        if self.ora.major == "2.x":
+            fields = codes.without_addresses(fields)
         if code == "err_unmapped":
             fields = {"type": type(e).__name__, "message": msg}
         elif code in DEVICE_PARSE_CODES:
@@ -161,10 +166,10 @@ class Adapter:
             fields.setdefault("flag", flag)
             fields.setdefault("value", repr(flags.get(flag, self.ora.defaults.get(flag))))
         else:
-            self.fill_fields(code, fields, flags, conn, line)
+            self.fill_fields(code, fields, flags, conn, line, ctor)
         return {"code": code, "fields": fields, "message": msg, "exception": type(e).__name__}
 
-    def fill_fields(self, code, fields, flags, conn, line):
+    def fill_fields(self, code, fields, flags, conn, line, ctor=None):
         """Fields the message does not carry but the code's template names (reference/tables/diagnostics.def):
         flag values as Lightning held them when it failed (Python repr; instances as `Cls()`), or the
         environment variable the failing source line reads."""
@@ -185,6 +190,7 @@ class Adapter:
             "deterministic": lambda: pyrepr(flags.get("deterministic"), spec=True),
             "value": lambda: pyrepr(flags.get(fields.get("flag")), spec=True) if "flag" in fields else None,
             "variable": lambda: (ENV_READ.search(line) or [None, None])[1],
+            "component": lambda: ctor,
         }
         for name in list(TEMPLATE_FIELDS.get(code, ())) + EXTRA_FIELDS.get(code, []):
             if name not in fields and name in fillers:
@@ -209,6 +215,8 @@ class Adapter:
             severity = "deprecation" if issubclass(n.category, DeprecationWarning) else "warning"
             default = "warn_unmapped"
         code, fields = codes.classify(msg, default)
+        if self.ora.major == "2.x":
+            fields = codes.without_addresses(fields)
         if code == default and severity != "info":
             fields = {"category": n.category.__name__}
         return {"code": code, "severity": severity, "fields": fields, "message": msg}

@@ -102,6 +102,13 @@ TABLE = [
     (r"You have asked for sharded AMP but you have not installed it", "err_package_missing",
      {"fields": {"package": "fairscale", "component": "ShardedNativeMixedPrecisionPlugin"}}),  # ShardedNativeMixedPrecisionPlugin.__init__
     (r"Requirement '(?P<package>[\w.-]+?)(?:[<>=!~].*?)?' not met", "err_package_missing"),  # 2.x RequirementCache
+    # 2.x RequirementCache messages (`ModuleNotFoundError(str(_XLA_AVAILABLE))`); the component is the class whose
+    # constructor raised (the adapter fills it) or, for the connector's own checks, the strategy it names
+    (r"The '(?P<package>lightning-bagua)' distribution was not found", "err_package_missing",
+     {"fields": {"component": "BaguaStrategy"}}),  # 2.x _check_config_and_set_final_flags (strategy="bagua")
+    (r"The '(?P<package>lightning-colossalai)' distribution was not found", "err_package_missing",
+     {"fields": {"component": "ColossalAIStrategy"}}),  # 2.x _check_config_and_set_final_flags
+    (r"The '(?P<package>[\w.-]+?)(?:[<>=!~][^']*)?' distribution was not found", "err_package_missing"),
     (r"the IPU integration\s+is not installed", "err_package_missing", {"fields": {"package": "lightning_graphcore"}}),
     (r"You asked to run with HPU but you are missing a required dependency", "err_package_missing",
      {"fields": {"package": "lightning_habana"}}),
@@ -127,6 +134,10 @@ TABLE = [
      r"interactive\s+environment", "err_interactive_incompatible"),  # _lazy_init_strategy (1.6.5 and 2.x)
     (r"The `(?P<accelerator_class>\w+)` can only be used with (?P<allowed>.*?), found (?P<strategy_class>\w+)\.",
      "err_accelerator_strategy_mismatch"),  # _lazy_init_strategy (1.6.5 and 2.x)
+    (r"^The (?P<strategy>\w+) strategy can only work with the `(?P<expected>\w+)` plugin, found (?P<plugin>.*)$",
+     "err_strategy_plugin_mismatch"),  # 2.x XLAStrategy / SingleDeviceXLAStrategy / FSDPStrategy setters
+    (r"^The start method '(?P<start_method>\w+)' is not available on this platform\. Available methods are: "
+     r"(?P<available>.*)$", "err_start_method_unavailable"),  # 2.x fabric launchers (_XLALauncher, _MultiProcessingLauncher)
     # ---- precision
     (r"`Trainer\(accelerator='tpu', precision=64\)` is not implemented", "err_tpu_precision_64"),  # _validate_precision_choice
     (r"The `TPUAccelerator` can only be used with a `TPUPrecisionPlugin`,\s*found: (?P<plugin>.*)\.$",
@@ -160,6 +171,8 @@ TABLE = [
     (r"^'?(?P<variable>[A-Z][A-Z0-9_]+)'?$", "err_env_missing", {"type": "KeyError"}),
     (r"No such file or directory", "err_env_invalid", {"where": r"_read_hosts|_get_node_rank|rankfile",
                                                         "fields": {"variable": "LSB_DJOB_RANKFILE"}}),  # LSF
+    (r"You set `--ntasks=(?P<ntasks>\d+)` in your SLURM bash script, but this variable is not supported",
+     "err_slurm_ntasks_unsupported"),  # 2.x SLURMEnvironment._validate_srun_variables
     (r"The environment variable `(?P<variable>LSB_DJOB_RANKFILE)` is empty", "err_env_invalid",
      {"fields": {"value": ""}}),  # LSF: set but empty is an unreadable value, not a missing variable (SPEC)
     (r"[Ee]nvironment variable `?(?P<variable>[A-Z][A-Z0-9_]+)`?", "err_env_missing", {"where": _ENV_READ}),
@@ -183,6 +196,7 @@ TABLE = [
     (r"^Auto select gpus: (?P<ids>.*)", "info_auto_select_gpus"),  # _set_devices_flag_if_auto_select_gpus_passed
     (r"^`precision=(?P<precision>.*?)` is supported for historical reasons but its usage is discouraged\. "
      r"Please set your precision to (?P<replacement>.*?) instead!", "warn_precision_alias"),  # 2.x fabric _convert_precision_to_unified_args
+    (r"^The (?P<strategy>'\w+') strategy is deprecated\. Use (?P<replacement>'\w+') instead\.", "dep_strategy_renamed"),  # 2.x _graveyard
     (r"^Trainer will use only 1 of (?P<count>\d+) GPUs because it is running inside an interactive / notebook",
      "info_interactive_single_gpu"),  # 2.x _set_devices_flag_if_auto_passed
 ]
@@ -192,9 +206,14 @@ _COMPILED = [(rx, code, dict(opt, where=re.compile(opt["where"]) if "where" in o
              for rx, code, opt in _COMPILED]
 
 
-# an object Lightning formats with str()/repr() (`<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f..>`):
-# a field holds it as `DDPStrategy()`, the adapter's spelling of an instance (no address)
+# an object Lightning formats with str()/repr() (`<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f..>`)
 _OBJECT_REPR = re.compile(r"<(?:[\w]+\.)*(\w+) object at 0x[0-9a-fA-F]+>")
+
+
+def without_addresses(fields):
+    """Fields with object reprs written `DDPStrategy()`, the adapter's spelling of an instance (no address).
+    The 2.x adapter applies it; 1.6 answers keep Lightning's text."""
+    return {k: _OBJECT_REPR.sub(r"\1()", v) if isinstance(v, str) else v for k, v in fields.items()}
 
 
 def classify(message, default_code, exc_type=None, functions=()):
@@ -206,7 +225,7 @@ def classify(message, default_code, exc_type=None, functions=()):
             continue
         hit = rx.search(message)
         if hit:
-            fields = {k: _OBJECT_REPR.sub(r"\1()", v) for k, v in hit.groupdict().items() if v is not None}
+            fields = {k: v for k, v in hit.groupdict().items() if v is not None}
             fields.update(opt.get("fields", {}))
             return code, fields
     return default_code, {}

@@ -96,6 +96,22 @@ class _FakeXM(types.ModuleType):
         return mock.MagicMock(name=f"xm.{name}")
 
 
+class _Requirement:
+    """A faked lightning_utilities RequirementCache: true when the case has the package; printed as the real one,
+    which names the missing requirement (this machine has none of the faked packages)."""
+
+    def __init__(self, available, real):
+        self.available, self.real = available, real
+
+    def __bool__(self):
+        return self.available
+
+    def __str__(self):
+        return "Requirement met" if self.available else str(self.real)
+
+    __repr__ = __str__
+
+
 class _GpuProbeTorch:
     """`torch` as seen by 1.6's auto_gpu_select: a GPU listed in hardware.gpu_busy fails the probe allocation."""
 
@@ -247,7 +263,16 @@ class Oracle:
 
     def _find_sites(self):
         flags = self._FLAGS_16 if self.major == "1.6" else self._FLAGS_2X
-        return [(m, name, fn) for m in self.modules for name, fn in flags.items() if name in vars(m)]
+        sites = []
+        for m in self.modules:
+            for name, fn in flags.items():
+                if name not in vars(m):
+                    continue
+                orig = vars(m)[name]
+                if not isinstance(orig, bool):  # 2.x RequirementCache: Lightning also prints it (`str(_XLA_AVAILABLE)`)
+                    fn = (lambda f, req: lambda: _Requirement(f(), req))(fn, orig)
+                sites.append((m, name, fn))
+        return sites
 
     def _find_optional_globals(self):
         """(module, global name, package) for every module-level guarded import of torch_xla/poptorch/habana."""
@@ -308,7 +333,12 @@ class Oracle:
                            "torch_xla.experimental": xla.experimental}
         if full not in self._fakes:
             self._fakes[full] = mock.MagicMock(name=full)
-        return self._fakes[full]
+        fake = self._fakes[full]
+        if getattr(fake, "__spec__", None) is None:  # importlib.util.find_spec (torch's GradScaler) reads it
+            import importlib.machinery
+
+            fake.__spec__ = importlib.machinery.ModuleSpec(full, None)
+        return fake
 
     def set_case(self, hw, interactive, env):
         """Put the process into the state of one case: hardware, environment, torch flags, rank."""

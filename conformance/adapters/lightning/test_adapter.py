@@ -39,7 +39,8 @@ DDP_CPU_2 = {"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}}
 # the catalogue has its row (test_pending_codes_are_listed_once says which)
 PENDING_CODES = {"err_unexpected_keyword", "err_strategy_mps_unsupported", "err_fork_unsupported",
                  "err_bitsandbytes_needs_cuda", "err_precision_unsupported", "warn_precision_alias",
-                 "info_interactive_single_gpu"}
+                 "info_interactive_single_gpu", "err_strategy_plugin_mismatch", "err_start_method_unavailable",
+                 "err_slurm_ntasks_unsupported", "dep_strategy_renamed"}
 
 
 class CodesTable(unittest.TestCase):
@@ -71,7 +72,9 @@ class CodesTable(unittest.TestCase):
     def test_object_reprs_in_fields_are_class_calls(self):
         msg = ("You set `strategy=<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f31c2d0>` but strategies"
                " from the DDP family are not supported on the MPS accelerator. Either explicitly set `accelerator='cpu'`")
-        self.assertEqual(("err_strategy_mps_unsupported", {"strategy": "DDPStrategy()"}), codes.classify(msg, "x"))
+        code, fields = codes.classify(msg, "x")
+        self.assertEqual(("err_strategy_mps_unsupported", {"strategy": "DDPStrategy()"}),
+                         (code, codes.without_addresses(fields)))
 
     def test_classify(self):
         self.assertEqual(("err_devices_zero", {"devices": "0", "accelerator": "cpu"}),
@@ -240,7 +243,19 @@ class Lightning2(AdapterBase, unittest.TestCase):
                 resolve(13, {"flags": {}, "env": {"PL_TRAINER_GPUS": "2", "PL_TRAINER_DEVICES": "2"}}),
                 resolve(14, {"flags": {"strategy": "fsdp", "accelerator": "gpu"}, "hardware": {"cuda_devices": 2}}),
                 resolve(15, {"flags": {"strategy": "ddp_fork", "accelerator": "cpu"}, "hardware": {"fork": False}}),
-                resolve(16, {"flags": {"precision": 16}, "hardware": {"cuda_devices": 2}, "interactive": True})]
+                resolve(16, {"flags": {"precision": 16}, "hardware": {"cuda_devices": 2}, "interactive": True}),
+                resolve(17, {"flags": {"strategy": "xla"}}),
+                resolve(18, {"flags": {"accelerator": "cpu"}, "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "0",
+                                                                     "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})]
+
+    def test_requirement_messages_name_the_package(self):  # str(_XLA_AVAILABLE) as Lightning prints it
+        err = self.reply(17)["outcome"]["error"]
+        self.assertEqual(("err_package_missing", {"package": "torch_xla", "component": "XLAStrategy"}),
+                         (err["code"], err["fields"]))
+
+    def test_slurm_ntasks(self):
+        err = self.reply(18)["outcome"]["error"]
+        self.assertEqual(("err_slurm_ntasks_unsupported", {"ntasks": "2"}), (err["code"], err["fields"]))
 
     def test_fork_unsupported(self):
         err = self.reply(15)["outcome"]["error"]
