@@ -123,11 +123,16 @@ class Adapter:
                     kwargs = dict(ora.defaults)
                     kwargs.update(ora.trainer_env_defaults())
                     with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
-                        kwargs.update({k: self.convert(k, flags[k]) for k in build_order(flags)})  # not notes
+                        given = {k: self.convert(k, flags[k]) for k in build_order(flags)}  # not notes
+                    check_trainer_keywords(flags, ora.trainer_params)
+                    kwargs.update({k: v for k, v in given.items() if k in ora.defaults})  # the connector's share
                     ora.log_records = notes  # warnings and log records in one list, in emission order
                     kwargs = {ora.renames.get(k, k): v for k, v in kwargs.items()}
                     conn = ora.connector_cls(**kwargs)
                 except Exception as e:  # noqa: BLE001 - a connector error is an outcome
+                    unknown = machine_unknown(e)
+                    if unknown:
+                        return {"skipped": unknown}
                     error = self.error_of(e, flags)
                 ora.log_records = []
             outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}
@@ -139,16 +144,21 @@ class Adapter:
     # ------------------------------------------------------------------ translation
     def error_of(self, e, flags):
         msg = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
-        inner, tb, conn, line = [], e.__traceback__, None, ""
+        inner, tb, conn, line, ctor = [], e.__traceback__, None, "", None
         while tb is not None:  # the innermost function inside Lightning's folder (not a comprehension / lambda)
             code = tb.tb_frame.f_code
             if code.co_filename.startswith(self.ora.root) and not code.co_name.startswith("<"):
                 inner = [code.co_name]
                 line = linecache.getline(code.co_filename, tb.tb_lineno)
+                obj = tb.tb_frame.f_locals.get("self")
+                if code.co_name == "__init__" and obj is not None and not isinstance(obj, self.ora.connector_cls):
+                    ctor = type(obj).__name__  # the innermost Lightning constructor that raised
             if isinstance(tb.tb_frame.f_locals.get("self"), self.ora.connector_cls):
                 conn = tb.tb_frame.f_locals["self"]  # the connector as it was when the error was raised
             tb = tb.tb_next
         code, fields = codes.classify(msg, "err_unmapped", type(e).__name__, inner)
+        if self.ora.major == "2.x":
+            fields = codes.without_addresses(fields)
         if code == "err_unmapped":
             fields = {"type": type(e).__name__, "message": msg}
         elif code in DEVICE_PARSE_CODES:
@@ -156,10 +166,10 @@ class Adapter:
             fields.setdefault("flag", flag)
             fields.setdefault("value", repr(flags.get(flag, self.ora.defaults.get(flag))))
         else:
-            self.fill_fields(code, fields, flags, conn, line)
+            self.fill_fields(code, fields, flags, conn, line, ctor)
         return {"code": code, "fields": fields, "message": msg, "exception": type(e).__name__}
 
-    def fill_fields(self, code, fields, flags, conn, line):
+    def fill_fields(self, code, fields, flags, conn, line, ctor=None):
         """Fields the message does not carry but the code's template names (reference/tables/diagnostics.def):
         flag values as Lightning held them when it failed (Python repr; instances as `Cls()`), or the
         environment variable the failing source line reads."""
@@ -180,6 +190,7 @@ class Adapter:
             "deterministic": lambda: pyrepr(flags.get("deterministic"), spec=True),
             "value": lambda: pyrepr(flags.get(fields.get("flag")), spec=True) if "flag" in fields else None,
             "variable": lambda: (ENV_READ.search(line) or [None, None])[1],
+            "component": lambda: ctor,
         }
         for name in list(TEMPLATE_FIELDS.get(code, ())) + EXTRA_FIELDS.get(code, []):
             if name not in fields and name in fillers:
@@ -204,6 +215,8 @@ class Adapter:
             severity = "deprecation" if issubclass(n.category, DeprecationWarning) else "warning"
             default = "warn_unmapped"
         code, fields = codes.classify(msg, default)
+        if self.ora.major == "2.x":
+            fields = codes.without_addresses(fields)
         if code == default and severity != "info":
             fields = {"category": n.category.__name__}
         return {"code": code, "severity": severity, "fields": fields, "message": msg}
@@ -277,6 +290,31 @@ BUILD_ORDER = ("accelerator", "strategy", "plugins")
 
 def build_order(flags):
     return [k for k in BUILD_ORDER if k in flags] + [k for k in flags if k not in BUILD_ORDER]
+
+
+def check_trainer_keywords(flags, trainer_params):
+    """`Trainer(**flags)` raises this TypeError for a keyword its __init__ does not take (after the arguments, the
+    instances, are built). Python names the first such keyword of the call; a case's keyword order is the order of
+    its `flags` object as written in the JSON."""
+    for k in flags:
+        if k not in trainer_params:
+            raise TypeError(f"Trainer.__init__() got an unexpected keyword argument '{k}'")
+
+
+# exceptions that are not Lightning's answer but a limit of the oracle machine: (regex, reason)
+MACHINE_UNKNOWNS = [
+    (re.compile(r"mutable default .* for field \w+ is not allowed"),
+     "this machine's torch (Debian 1.13 on Python 3.11) cannot import its FSDP modules"),
+]
+
+
+def machine_unknown(e):
+    """The reason a case is `skipped` when its exception is a limit of this machine, else None."""
+    msg = str(e)
+    for rx, reason in MACHINE_UNKNOWNS:
+        if rx.search(msg):
+            return f"{reason}: {type(e).__name__}: {msg}"
+    return None
 
 
 ENV_READ = re.compile(r"environ(?:\.get)?\s*[\[(]\s*[\"'](\w+)[\"']")  # os.environ["X"] / .get("X")

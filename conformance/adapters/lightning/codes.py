@@ -102,12 +102,26 @@ TABLE = [
     (r"You have asked for sharded AMP but you have not installed it", "err_package_missing",
      {"fields": {"package": "fairscale", "component": "ShardedNativeMixedPrecisionPlugin"}}),  # ShardedNativeMixedPrecisionPlugin.__init__
     (r"Requirement '(?P<package>[\w.-]+?)(?:[<>=!~].*?)?' not met", "err_package_missing"),  # 2.x RequirementCache
+    # 2.x RequirementCache messages (`ModuleNotFoundError(str(_XLA_AVAILABLE))`); the component is the class whose
+    # constructor raised (the adapter fills it) or, for the connector's own checks, the strategy it names
+    (r"The '(?P<package>lightning-bagua)' distribution was not found", "err_package_missing",
+     {"fields": {"component": "BaguaStrategy"}}),  # 2.x _check_config_and_set_final_flags (strategy="bagua")
+    (r"The '(?P<package>lightning-colossalai)' distribution was not found", "err_package_missing",
+     {"fields": {"component": "ColossalAIStrategy"}}),  # 2.x _check_config_and_set_final_flags
+    (r"The '(?P<package>[\w.-]+?)(?:[<>=!~][^']*)?' distribution was not found", "err_package_missing"),
     (r"the IPU integration\s+is not installed", "err_package_missing", {"fields": {"package": "lightning_graphcore"}}),
     (r"You asked to run with HPU but you are missing a required dependency", "err_package_missing",
      {"fields": {"package": "lightning_habana"}}),
     (r"The IPU Accelerator requires IPU devices to run", "err_strategy_needs_hardware",
      {"fields": {"strategy": "IPUStrategy", "hardware": "IPU"}}),  # _init_strategy
     (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # _init_strategy
+    (r"You set `strategy=(?P<strategy>.*?)` but strategies from the DDP family are not supported on the\s+MPS accelerator",
+     "err_strategy_mps_unsupported"),  # 2.x _check_config_and_set_final_flags (the flag as str(), not a repr)
+    (r"You selected `Trainer\(strategy=(?P<strategy>'.*?')\)` but process forking is not supported on this\s+platform",
+     "err_fork_unsupported"),  # 2.x _check_strategy_and_fallback
+    # a keyword argument `Trainer(...)` does not take (the adapter raises Python's TypeError of the call)
+    (r"^(?P<owner>Trainer)\.__init__\(\) got an unexpected keyword argument '(?P<flag>\w+)'$", "err_unexpected_keyword",
+     {"type": "TypeError"}),
     # a keyword argument the constructor does not take (validate.instance-arguments); Python 3.10+ names the class
     # that defines __init__, object() says "takes no arguments"
     (r"(?:(?P<class>\w+)\.)?__init__\(\) got an unexpected keyword argument '(?P<argument>\w+)'", "err_instance_argument",
@@ -120,6 +134,10 @@ TABLE = [
      r"interactive\s+environment", "err_interactive_incompatible"),  # _lazy_init_strategy (1.6.5 and 2.x)
     (r"The `(?P<accelerator_class>\w+)` can only be used with (?P<allowed>.*?), found (?P<strategy_class>\w+)\.",
      "err_accelerator_strategy_mismatch"),  # _lazy_init_strategy (1.6.5 and 2.x)
+    (r"^The (?P<strategy>\w+) strategy can only work with the `(?P<expected>\w+)` plugin, found (?P<plugin>.*)$",
+     "err_strategy_plugin_mismatch"),  # 2.x XLAStrategy / SingleDeviceXLAStrategy / FSDPStrategy setters
+    (r"^The start method '(?P<start_method>\w+)' is not available on this platform\. Available methods are: "
+     r"(?P<available>.*)$", "err_start_method_unavailable"),  # 2.x fabric launchers (_XLALauncher, _MultiProcessingLauncher)
     # ---- precision
     (r"`Trainer\(accelerator='tpu', precision=64\)` is not implemented", "err_tpu_precision_64"),  # _validate_precision_choice
     (r"The `TPUAccelerator` can only be used with a `TPUPrecisionPlugin`,\s*found: (?P<plugin>.*)\.$",
@@ -136,11 +154,25 @@ TABLE = [
     (r"HPU precision plugin requires HPU devices", "err_strategy_needs_hardware",
      {"fields": {"strategy": "HPUPrecisionPlugin", "hardware": "HPU"}}),  # HPUPrecisionPlugin.__init__
     (r"^No precision set", "err_precision_unset"),  # _check_and_init_precision (1.6.5 and 2.x)
+    (r"^Bitsandbytes is only supported on CUDA GPUs\.", "err_bitsandbytes_needs_cuda"),  # 2.x _validate_precision_choice
+    # 2.x precision plugin constructors: XLAPrecision / FSDPPrecision (pytorch and fabric) print a stray `)`
+    (r"^`precision=(?P<precision>.*?)\)` is not supported in XLA\. `precision` must be one of: (?P<allowed>\(.*?\))\.$",
+     "err_precision_unsupported", {"fields": {"owner": "XLAPrecision"}}),
+    (r"^`precision=(?P<precision>.*?)\)` is not supported in FSDP\. `precision` must be one of: (?P<allowed>\(.*?\))\.$",
+     "err_precision_unsupported", {"fields": {"owner": "FSDPPrecision"}}),
+    (r"^`precision=(?P<precision>.*?)\)` is not supported in DeepSpeed\. `precision` must be one of: "
+     r"(?P<allowed>\(.*?\))\.$", "err_precision_unsupported", {"fields": {"owner": "DeepSpeedPrecision"}}),  # fabric
+    (r"^`Trainer\(strategy='deepspeed', precision=(?P<precision>.*?)\)` is not supported\. `precision` must be one of: "
+     r"(?P<allowed>\(.*?\))\.$", "err_precision_unsupported", {"fields": {"owner": "DeepSpeedPrecision"}}),
+    (r"^`?Passed `(?P<owner>\w+)\(precision=(?P<precision>.*?)\)`\. Precision must be '16-mixed' or 'bf16-mixed'\.$",
+     "err_precision_unsupported", {"fields": {"allowed": "('16-mixed', 'bf16-mixed')"}}),  # 2.x MixedPrecision.__init__
     # ---- cluster environments read at connector time
     (r"invalid literal for int\(\) with base (?:0|10): (?P<value>.*)", "err_env_invalid", {"where": _ENV_READ}),
     (r"^'?(?P<variable>[A-Z][A-Z0-9_]+)'?$", "err_env_missing", {"type": "KeyError"}),
     (r"No such file or directory", "err_env_invalid", {"where": r"_read_hosts|_get_node_rank|rankfile",
                                                         "fields": {"variable": "LSB_DJOB_RANKFILE"}}),  # LSF
+    (r"You set `--ntasks=(?P<ntasks>\d+)` in your SLURM bash script, but this variable is not supported",
+     "err_slurm_ntasks_unsupported"),  # 2.x SLURMEnvironment._validate_srun_variables
     (r"The environment variable `(?P<variable>LSB_DJOB_RANKFILE)` is empty", "err_env_invalid",
      {"fields": {"value": ""}}),  # LSF: set but empty is an unreadable value, not a missing variable (SPEC)
     (r"[Ee]nvironment variable `?(?P<variable>[A-Z][A-Z0-9_]+)`?", "err_env_missing", {"where": _ENV_READ}),
@@ -162,11 +194,26 @@ TABLE = [
     (r"Using (?P<kind>16bit|16-bit|bfloat16) (?:(?P<backend>native|apex) )?Automatic Mixed Precision \(AMP\)",
      "info_amp"),  # _check_and_init_precision (1.6.5 and 2.x)
     (r"^Auto select gpus: (?P<ids>.*)", "info_auto_select_gpus"),  # _set_devices_flag_if_auto_select_gpus_passed
+    (r"^`precision=(?P<precision>.*?)` is supported for historical reasons but its usage is discouraged\. "
+     r"Please set your precision to (?P<replacement>.*?) instead!", "warn_precision_alias"),  # 2.x fabric _convert_precision_to_unified_args
+    (r"^The (?P<strategy>'\w+') strategy is deprecated\. Use (?P<replacement>'\w+') instead\.", "dep_strategy_renamed"),  # 2.x _graveyard
+    (r"^Trainer will use only 1 of (?P<count>\d+) GPUs because it is running inside an interactive / notebook",
+     "info_interactive_single_gpu"),  # 2.x _set_devices_flag_if_auto_passed
 ]
 
 _COMPILED = [(re.compile(row[0], re.S), row[1], row[2] if len(row) > 2 else {}) for row in TABLE]
 _COMPILED = [(rx, code, dict(opt, where=re.compile(opt["where"]) if "where" in opt else None))
              for rx, code, opt in _COMPILED]
+
+
+# an object Lightning formats with str()/repr() (`<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f..>`)
+_OBJECT_REPR = re.compile(r"<(?:[\w]+\.)*(\w+) object at 0x[0-9a-fA-F]+>")
+
+
+def without_addresses(fields):
+    """Fields with object reprs written `DDPStrategy()`, the adapter's spelling of an instance (no address).
+    The 2.x adapter applies it; 1.6 answers keep Lightning's text."""
+    return {k: _OBJECT_REPR.sub(r"\1()", v) if isinstance(v, str) else v for k, v in fields.items()}
 
 
 def classify(message, default_code, exc_type=None, functions=()):

@@ -12,6 +12,7 @@ strategy, launcher, precision, determinism, diagnostic code sets). Differences a
 
 Other modes:
   --only-lightning      run the adapter only and count ok / error / skipped / errored (e.g. `--lightning 2.x`)
+  --vocab 1.6|2.x       the case vocabulary (differential_cases.py / differential_cases_2x.py); default --lightning
   --write-fixtures DIR  write `<area>/oracle-<topic>.json` fixtures whose expectations come from Lightning
                         (one case per distinct Lightning outcome class of each area, plus the QUIRKS list),
                         for the cases where the reference agrees (the others are listed, not written)
@@ -21,10 +22,11 @@ import argparse
 import collections
 import json
 import os
+import re
 import sys
 import time
 
-from differential_cases import GRIDS, generate
+from differential_cases import generate, vocabulary
 from differential_runs import run_lightning_cached, run_reference
 from differential_compare import compare, report
 from differential_fixtures import quirk_cases, write_fixtures
@@ -39,8 +41,10 @@ def main():
                     help="the accord binary (its `resolve --batch --profile P` is the reference)")
     ap.add_argument("--lightning", default="1.6", choices=["1.6", "2.x"])
     ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
-    ap.add_argument("--profile", default="lightning-1.6")
-    ap.add_argument("--grids", default=",".join(GRIDS), help="comma separated: " + ",".join(GRIDS))
+    ap.add_argument("--vocab", choices=["1.6", "2.x"], help="case vocabulary (default: the value of --lightning)")
+    ap.add_argument("--profile", help="reference profile (default: lightning-1.6, or lightning-2.2 for --lightning 2.x)")
+    ap.add_argument("--grids", help="comma separated (default: all of the vocabulary): 1.6 " +
+                    ",".join(vocabulary("1.6")[0]) + "; 2.x " + ",".join(vocabulary("2.x")[0]))
     ap.add_argument("--random", type=int, default=20000, help="random cases (0: none)")
     ap.add_argument("--plausible", type=int, default=20000, help="random hardware-consistent cases (0: none)")
     ap.add_argument("--seed", type=int, default=1)
@@ -55,9 +59,12 @@ def main():
     ap.add_argument("--dump-cases", help="write the generated cases (JSON lines) to this file and exit")
     args = ap.parse_args()
 
+    args.vocab = args.vocab or args.lightning
+    args.profile = args.profile or ("lightning-1.6" if args.lightning == "1.6" else "lightning-2.2")
+    args.grids = args.grids or ",".join(vocabulary(args.vocab)[0])
     grids = [g for g in args.grids.split(",") if g]
     t0 = time.time()
-    cases = generate(grids, args.random, args.seed, args.plausible)
+    cases = generate(grids, args.random, args.seed, args.plausible, args.vocab)
     if args.write_fixtures:  # the quirks go last, undeduplicated, so write_fixtures finds them by position
         cases += quirk_cases()
     if args.dump_cases:
@@ -77,6 +84,13 @@ def main():
             counts[f"{area}: {kind}"] += 1
             if kind == "error":
                 counts["error code " + l["outcome"]["error"]["code"]] += 1
+            if kind == "skipped":
+                counts["skipped: " + l["skipped"][:100]] += 1
+            out = l.get("outcome") or {}
+            notes = out.get("diagnostics", []) + ([out["error"]] if "error" in out else [])
+            for d in notes:  # the messages codes.py does not map yet, digits blurred (one line per message)
+                if d["code"].endswith("_unmapped"):
+                    counts[f"unmapped {d['code']}: " + re.sub(r"\d+", "N", d.get("message", ""))[:150]] += 1
         for k in sorted(counts):
             print(f"{k}: {counts[k]}")
         return 0

@@ -284,10 +284,20 @@ def grid_plausible(n, seed):
         yield "random", case(flags, env=env, hw=hw, interactive=rng.random() < 0.08)
 
 
-def generate(grids, n_random, seed, n_plausible=0):
+def vocabulary(vocab):
+    """(grids, random generator, plausible generator) of a vocabulary: "1.6" here, "2.x" differential_cases_2x."""
+    if vocab == "1.6":
+        return GRIDS, grid_random, grid_plausible
+    import differential_cases_2x as v2
+
+    return v2.GRIDS, v2.grid_random, v2.grid_plausible
+
+
+def generate(grids, n_random, seed, n_plausible=0, vocab="1.6"):
     seen, out = set(), []
-    streams = [GRIDS[g]() for g in grids] + ([grid_random(n_random, seed)] if n_random else [])
-    streams += [grid_plausible(n_plausible, seed)] if n_plausible else []
+    table, rand, plausible = vocabulary(vocab)
+    streams = [table[g]() for g in grids] + ([rand(n_random, seed)] if n_random else [])
+    streams += [plausible(n_plausible, seed)] if n_plausible else []
     for area, c in itertools.chain(*streams):
         key = json.dumps(c, sort_keys=True)
         if key not in seen:

@@ -96,6 +96,22 @@ class _FakeXM(types.ModuleType):
         return mock.MagicMock(name=f"xm.{name}")
 
 
+class _Requirement:
+    """A faked lightning_utilities RequirementCache: true when the case has the package; printed as the real one,
+    which names the missing requirement (this machine has none of the faked packages)."""
+
+    def __init__(self, available, real):
+        self.available, self.real = available, real
+
+    def __bool__(self):
+        return self.available
+
+    def __str__(self):
+        return "Requirement met" if self.available else str(self.real)
+
+    __repr__ = __str__
+
+
 class _GpuProbeTorch:
     """`torch` as seen by 1.6's auto_gpu_select: a GPU listed in hardware.gpu_busy fails the probe allocation."""
 
@@ -151,6 +167,8 @@ class Oracle:
             self.renames = {}
             self.loggers = ["lightning", "lightning.pytorch", "lightning.fabric", "lightning_fabric"]
         self.defaults = self._connector_defaults()
+        # the keywords this release's Trainer.__init__ takes (a case flag outside them is a TypeError of the call)
+        self.trainer_params = [n for n in inspect.signature(self.pl.Trainer.__init__).parameters if n != "self"]
         self.modules = [m for n, m in list(sys.modules.items()) if m is not None and n.split(".")[0] in
                         (self.package, "lightning_utilities", "lightning_fabric")]
         self.accelerator_names = self._accelerator_names()
@@ -177,7 +195,9 @@ class Oracle:
         return out
 
     def trainer_env_defaults(self):
-        """PL_TRAINER_<ARG> variables of the current environment, parsed by Lightning's own helper."""
+        """PL_TRAINER_<ARG> variables of the current environment, parsed by Lightning's own helper. The helper
+        reads only the variables of the Trainer's own keywords (it walks the Trainer's signature), so a removed
+        flag (2.x PL_TRAINER_GPUS) is ignored; of those, only the connector's arguments matter here."""
         if not any(k.startswith("PL_TRAINER_") for k in os.environ):
             return {}
         if self.major == "1.6":
@@ -243,7 +263,16 @@ class Oracle:
 
     def _find_sites(self):
         flags = self._FLAGS_16 if self.major == "1.6" else self._FLAGS_2X
-        return [(m, name, fn) for m in self.modules for name, fn in flags.items() if name in vars(m)]
+        sites = []
+        for m in self.modules:
+            for name, fn in flags.items():
+                if name not in vars(m):
+                    continue
+                orig = vars(m)[name]
+                if not isinstance(orig, bool):  # 2.x RequirementCache: Lightning also prints it (`str(_XLA_AVAILABLE)`)
+                    fn = (lambda f, req: lambda: _Requirement(f(), req))(fn, orig)
+                sites.append((m, name, fn))
+        return sites
 
     def _find_optional_globals(self):
         """(module, global name, package) for every module-level guarded import of torch_xla/poptorch/habana."""
@@ -304,7 +333,12 @@ class Oracle:
                            "torch_xla.experimental": xla.experimental}
         if full not in self._fakes:
             self._fakes[full] = mock.MagicMock(name=full)
-        return self._fakes[full]
+        fake = self._fakes[full]
+        if getattr(fake, "__spec__", None) is None:  # importlib.util.find_spec (torch's GradScaler) reads it
+            import importlib.machinery
+
+            fake.__spec__ = importlib.machinery.ModuleSpec(full, None)
+        return fake
 
     def set_case(self, hw, interactive, env):
         """Put the process into the state of one case: hardware, environment, torch flags, rank."""

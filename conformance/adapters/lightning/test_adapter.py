@@ -35,13 +35,46 @@ def resolve(i, case):
 DDP_CPU_2 = {"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}}
 
 
+# codes of the lightning-2.2 profile that reference/tables/diagnostics.def is getting; drop a name from here once
+# the catalogue has its row (test_pending_codes_are_listed_once says which)
+PENDING_CODES = {"err_unexpected_keyword", "err_strategy_mps_unsupported", "err_fork_unsupported",
+                 "err_bitsandbytes_needs_cuda", "err_precision_unsupported", "warn_precision_alias",
+                 "info_interactive_single_gpu", "err_strategy_plugin_mismatch", "err_start_method_unavailable",
+                 "err_slurm_ntasks_unsupported", "dep_strategy_renamed"}
+
+
 class CodesTable(unittest.TestCase):
-    def test_codes_exist_in_catalogue(self):
+    def catalogue(self):
         if not os.path.exists(DIAGNOSTICS_DEF):
             self.skipTest("reference/tables/diagnostics.def not found")
         with open(DIAGNOSTICS_DEF, encoding="utf-8") as f:
-            known = set(re.findall(r'^ACCORD_DIAG\(\w+,\s*"(\w+)"', f.read(), re.M))
-        self.assertEqual(set(), codes.codes() - known, "codes.py names codes that diagnostics.def lacks")
+            return set(re.findall(r'^ACCORD_DIAG\(\w+,\s*"(\w+)"', f.read(), re.M))
+
+    def test_codes_exist_in_catalogue(self):
+        self.assertEqual(set(), codes.codes() - self.catalogue() - PENDING_CODES,
+                         "codes.py names codes that diagnostics.def lacks")
+
+    def test_pending_codes_are_listed_once(self):
+        self.assertLessEqual(PENDING_CODES, codes.codes())
+        done = PENDING_CODES & self.catalogue()
+        if done:
+            self.skipTest(f"diagnostics.def has {sorted(done)} now: remove them from PENDING_CODES")
+
+    def test_unexpected_trainer_keyword(self):
+        self.assertEqual(("err_unexpected_keyword", {"owner": "Trainer", "flag": "gpus"}),
+                         codes.classify("Trainer.__init__() got an unexpected keyword argument 'gpus'", "x", "TypeError"))
+        import adapter  # stdlib only until a session starts
+
+        with self.assertRaisesRegex(TypeError, r"^Trainer\.__init__\(\) got an unexpected keyword argument 'ipus'$"):
+            adapter.check_trainer_keywords({"devices": 1, "ipus": 1, "gpus": 1}, ["devices", "gpus"])
+        adapter.check_trainer_keywords({"devices": 1}, ["devices", "gpus"])
+
+    def test_object_reprs_in_fields_are_class_calls(self):
+        msg = ("You set `strategy=<lightning.pytorch.strategies.ddp.DDPStrategy object at 0x7f31c2d0>` but strategies"
+               " from the DDP family are not supported on the MPS accelerator. Either explicitly set `accelerator='cpu'`")
+        code, fields = codes.classify(msg, "x")
+        self.assertEqual(("err_strategy_mps_unsupported", {"strategy": "DDPStrategy()"}),
+                         (code, codes.without_addresses(fields)))
 
     def test_classify(self):
         self.assertEqual(("err_devices_zero", {"devices": "0", "accelerator": "cpu"}),
@@ -143,7 +176,13 @@ class Lightning16(AdapterBase, unittest.TestCase):
                              "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "x", "SLURM_LOCALID": "0",
                                      "SLURM_NODEID": "0"}}),
                 resolve(18, {"flags": {"devices": 1, "sync_batchnorm": True}}),
-                resolve(19, {"flags": {"strategy": "dp", "accelerator": "cpu"}, "env": {"RANK": "1"}})]
+                resolve(19, {"flags": {"strategy": "dp", "accelerator": "cpu"}, "env": {"RANK": "1"}}),
+                resolve(20, {"flags": {"devices": 1, "use_distributed_sampler": False}})]
+
+    def test_use_distributed_sampler_is_not_a_trainer_keyword(self):  # 1.6.5 has replace_sampler_ddp
+        err = self.reply(20)["outcome"]["error"]
+        self.assertEqual(("err_unexpected_keyword", {"owner": "Trainer", "flag": "use_distributed_sampler"}, "TypeError"),
+                         (err["code"], err["fields"], err["exception"]))
 
     def test_handshake_declares_corpus_capabilities(self):
         caps = set(self.session[0]["implementation"]["capabilities"])
@@ -198,7 +237,53 @@ class Lightning2(AdapterBase, unittest.TestCase):
     def extra_requests(cls):
         return [resolve(8, DDP_CPU_2),
                 resolve(9, {"flags": {"accelerator": "GPU"}}),
-                resolve(10, {"flags": {"precision": "16-mixed", "accelerator": "cpu"}})]
+                resolve(10, {"flags": {"precision": "16-mixed", "accelerator": "cpu"}}),
+                resolve(11, {"flags": {"devices": 1, "tpu_cores": 8, "gpus": 1}}),
+                resolve(12, {"flags": {"devices": 2, "use_distributed_sampler": False}}),
+                resolve(13, {"flags": {}, "env": {"PL_TRAINER_GPUS": "2", "PL_TRAINER_DEVICES": "2"}}),
+                resolve(14, {"flags": {"strategy": "fsdp", "accelerator": "gpu"}, "hardware": {"cuda_devices": 2}}),
+                resolve(15, {"flags": {"strategy": "ddp_fork", "accelerator": "cpu"}, "hardware": {"fork": False}}),
+                resolve(16, {"flags": {"precision": 16}, "hardware": {"cuda_devices": 2}, "interactive": True}),
+                resolve(17, {"flags": {"strategy": "xla"}}),
+                resolve(18, {"flags": {"accelerator": "cpu"}, "env": {"SLURM_NTASKS": "2", "SLURM_PROCID": "0",
+                                                                     "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})]
+
+    def test_requirement_messages_name_the_package(self):  # str(_XLA_AVAILABLE) as Lightning prints it
+        err = self.reply(17)["outcome"]["error"]
+        self.assertEqual(("err_package_missing", {"package": "torch_xla", "component": "XLAStrategy"}),
+                         (err["code"], err["fields"]))
+
+    def test_slurm_ntasks(self):
+        err = self.reply(18)["outcome"]["error"]
+        self.assertEqual(("err_slurm_ntasks_unsupported", {"ntasks": "2"}), (err["code"], err["fields"]))
+
+    def test_fork_unsupported(self):
+        err = self.reply(15)["outcome"]["error"]
+        self.assertEqual(("err_fork_unsupported", {"strategy": "'ddp_fork'"}, "ValueError"),
+                         (err["code"], err["fields"], err["exception"]))
+
+    def test_precision_alias_and_interactive_single_gpu(self):
+        notes = [(d["code"], d["fields"]) for d in self.reply(16)["outcome"]["diagnostics"]]
+        self.assertEqual([("warn_precision_alias", {"precision": "16", "replacement": "16-mixed"}),
+                          ("info_interactive_single_gpu", {"count": "2"}), ("info_amp", {"kind": "16bit"})], notes)
+
+    def test_removed_flag_is_an_unexpected_trainer_keyword(self):  # the first one in the case's flag order
+        err = self.reply(11)["outcome"]["error"]
+        self.assertEqual(("err_unexpected_keyword", {"owner": "Trainer", "flag": "tpu_cores"}, "TypeError"),
+                         (err["code"], err["fields"], err["exception"]))
+        self.assertEqual("Trainer.__init__() got an unexpected keyword argument 'tpu_cores'", err["message"])
+
+    def test_use_distributed_sampler_is_passed_through(self):
+        self.assertEqual("ddp", self.reply(12)["outcome"]["plan"]["strategy"]["name"])
+
+    def test_env_defaults_only_for_trainer_keywords(self):  # PL_TRAINER_GPUS names no 2.x keyword: ignored
+        self.assertEqual(["cpu", "cpu"], self.reply(13)["outcome"]["plan"]["parallel_devices"])
+
+    def test_machine_limits_are_skipped(self):  # this torch cannot import FSDP: not Lightning's answer
+        r = self.reply(14)
+        if "skipped" not in r:
+            self.skipTest("this machine's torch builds FSDP")
+        self.assertIn("FSDP", r["skipped"])
 
     def test_accelerator_names_are_validated(self):
         self.assertEqual("err_accelerator_unknown", self.reply(9)["outcome"]["error"]["code"])
