@@ -17,7 +17,7 @@ const std::vector<std::string>& words() {
   static const std::vector<std::string> w = [] {
     std::vector<std::string> v = {"auto", "ddp_cpu", "tpu_spawn", "DDP", "Ddp_Spawn", "native", "apex", "APEX", "O2", "warn"};
     for (const auto& p : accord::reference::precision_spellings())  // the str spellings, in table order
-      if (p.type == accord::reference::PrecisionType::kStr) v.push_back(p.text);
+      if (p.type == accord::reference::PrecisionType::kStr) v.push_back(p.text);  // (every profile's: the fuzzer reads them all)
     for (const char* word : {"-1", "0", "1", "2", "8", "0,1", "1,", " 0", "[]", "cpu", "cuda:0", "cuda:1", "xla:1", "hpu", "bash", "0x10", "08"})
       v.push_back(word);
     for (const auto& a : accord::reference::accelerators()) v.push_back(a.name);

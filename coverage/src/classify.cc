@@ -58,7 +58,7 @@ int classify_accelerator(const Case& c) {
   const PyValue& a = c.flags.accelerator;
   if (a.is_none()) return value_index(Dim::kAccelerator, "None");
   if (a.is_str() && a.str == "auto") return value_index(Dim::kAccelerator, "auto");
-  if (a.is_str() && reference::accelerator_by_name(a.str)) return value_index(Dim::kAccelerator, a.str);
+  if (a.is_str() && reference::accelerator_by_name(a.str, reference::policy(reference::default_profile()))) return value_index(Dim::kAccelerator, a.str);
   if (is_kind(a, ClassKind::kAccelerator)) {
     auto id = static_cast<reference::AcceleratorId>(reference::class_by_name(a.inst->cls)->id);
     return value_index(Dim::kAccelerator, reference::row(id).name);
@@ -70,7 +70,7 @@ int classify_strategy(const Case& c) {
   const PyValue& s = c.flags.strategy;
   if (s.is_none()) return value_index(Dim::kStrategy, "None");
   if (s.is_str()) {
-    auto id = reference::strategy_by_name(reference::ascii_lower(s.str));
+    auto id = reference::strategy_by_name(reference::ascii_lower(s.str), reference::policy(reference::default_profile()));
     if (!id) return -1;
     return value_index(Dim::kStrategy, reference::row(reference::row(*id).cls).name);
   }

@@ -126,11 +126,13 @@ std::vector<std::string> values_of(Dim d) {
   switch (d) {
     case Dim::kAccelerator:
       v = {"None", "auto"};
-      for (const auto& r : reference::accelerators()) v.push_back(r.name);
+      for (const auto& r : reference::accelerators())  // the default profile's registry
+        if (reference::in_profile(r, reference::policy(reference::default_profile()))) v.push_back(r.name);
       break;
     case Dim::kStrategy:
       v = {"None"};
-      for (const auto& r : reference::strategy_classes()) v.push_back(r.name);
+      for (const auto& r : reference::strategy_classes())
+        if (reference::in_profile(r, reference::policy(reference::default_profile()))) v.push_back(r.name);
       break;
     case Dim::kPrecision:
       for (const auto& r : precision_rows()) v.push_back(r.value);

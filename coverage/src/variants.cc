@@ -14,7 +14,7 @@ Variant set_flag(std::string label, PyValue reference::UserFlags::*m, PyValue v)
 std::vector<Variant> accelerator_variants(const std::string& value) {
   if (value == "None") return {set_flag("accelerator=None", &reference::UserFlags::accelerator, PyValue::absent())};
   if (value == "auto") return {set_flag("accelerator='auto'", &reference::UserFlags::accelerator, PyValue::string("auto"))};
-  std::string cls = reference::row(*reference::accelerator_by_name(value)).cls;
+  std::string cls = reference::row(*reference::accelerator_by_name(value, reference::policy(reference::default_profile()))).cls;
   return {set_flag("accelerator='" + value + "'", &reference::UserFlags::accelerator, PyValue::string(value)),
           set_flag("accelerator=" + cls + "()", &reference::UserFlags::accelerator, PyValue::instance(cls))};
 }
@@ -24,10 +24,11 @@ std::vector<Variant> strategy_variants(const std::string& value) {
   if (value == "None") return {set_flag("strategy=None", m, PyValue::absent())};
   std::vector<Variant> out;
   const reference::StrategyClassRow* cls = nullptr;
+  const auto& vocab = reference::policy(reference::default_profile());  // the enumeration's vocabulary
   for (const auto& r : reference::strategy_classes())
-    if (value == r.name) cls = &r;
+    if (value == r.name && reference::in_profile(r, vocab)) cls = &r;
   for (const auto& s : reference::strategies())
-    if (s.cls == cls->id) out.push_back(set_flag(std::string("strategy='") + s.name + "'", m, PyValue::string(s.name)));
+    if (s.cls == cls->id && reference::in_profile(s, vocab)) out.push_back(set_flag(std::string("strategy='") + s.name + "'", m, PyValue::string(s.name)));
   out.push_back(set_flag(std::string("strategy=") + cls->cls + "()", m, PyValue::instance(cls->cls)));
   if (const char* dev = detail::strategy_device_arg(cls->cls))
     out.push_back(set_flag(std::string("strategy=") + cls->cls + "(device='" + dev + "')", m,

@@ -41,7 +41,7 @@ using accord::reference::UserFlags;
 accord::reference::AcceleratorId wanted_accelerator(const UserFlags& f) {
   using accord::reference::AcceleratorId;
   if (f.accelerator.is_str())
-    if (auto id = accord::reference::accelerator_by_name(f.accelerator.str)) return *id;
+    if (auto id = accord::reference::accelerator_by_name(f.accelerator.str, accord::reference::policy(accord::reference::default_profile()))) return *id;
   if (f.gpus.truthy()) return AcceleratorId::kGpu;
   if (f.tpu_cores.truthy()) return AcceleratorId::kTpu;
   if (f.ipus.truthy()) return AcceleratorId::kIpu;
@@ -59,7 +59,10 @@ HardwareFacts fit(HardwareFacts h, const UserFlags& f, bool honour) {
     case AcceleratorId::kIpu: h.ipu = true; break;
     case AcceleratorId::kHpu: h.hpu = true; break;
     case AcceleratorId::kCpu:
-    case AcceleratorId::kNone: break;
+    case AcceleratorId::kNone:
+    case AcceleratorId::kCuda:  // the 2.x rows: the generators speak the default profile's vocabulary
+    case AcceleratorId::kMps:
+    case AcceleratorId::kXla: break;
   }
   if (f.strategy.is_str()) {
     std::string s = accord::reference::ascii_lower(f.strategy.str);

@@ -26,7 +26,8 @@ std::vector<ref::PyValue> wire_values(const json& array, bool instances) {
 const std::vector<std::string>& accelerator_flag_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n = {"auto"};
-    for (const auto& r : ref::accelerators()) n.push_back(r.name);
+    for (const auto& r : ref::accelerators())  // the default profile's registry (the generators' vocabulary)
+      if (ref::in_profile(r, ref::policy(ref::default_profile()))) n.push_back(r.name);
     return n;
   }();
   return names;
@@ -35,7 +36,8 @@ const std::vector<std::string>& accelerator_flag_names() {
 const std::vector<std::string>& strategy_flag_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
-    for (const auto& r : ref::strategies()) n.push_back(r.name);
+    for (const auto& r : ref::strategies())
+      if (ref::in_profile(r, ref::policy(ref::default_profile()))) n.push_back(r.name);
     return n;
   }();
   return names;
@@ -44,7 +46,8 @@ const std::vector<std::string>& strategy_flag_names() {
 const json& precision_spellings() {
   static const json v = [] {
     json a = json::array();
-    for (const auto& s : ref::precision_spellings()) a.push_back(ref::value_to_json(s.value));  // tables/precisions.def
+    for (const auto& s : ref::precision_spellings())  // tables/precisions.def: the spellings a 1.6 connector reads
+      if (s.normalize || s.whitelist) a.push_back(ref::value_to_json(s.value));
     return a;
   }();
   return v;
@@ -62,7 +65,7 @@ const std::vector<std::string>& package_names() {
 
 std::vector<std::string> class_names_of(ref::ClassKind kind) {
   std::vector<std::string> out;
-  for (const auto& name : ref::class_names()) {
+  for (const auto& name : ref::class_names(ref::policy(ref::default_profile()))) {
     auto ci = ref::class_by_name(name);
     if (ci && ci->kind == kind) out.push_back(name);
   }

@@ -41,11 +41,11 @@ using reference::PyValue;
 
 bool is_kind(const PyValue& v, ClassKind k) {
   if (!v.is_instance()) return false;
-  auto ci = reference::class_by_name(v.inst->cls);
+  auto ci = reference::class_by_name(v.inst->cls, reference::policy(reference::default_profile()));
   return ci && ci->kind == k;
 }
 
-bool names_strategy(const PyValue& v) { return is_kind(v, ClassKind::kStrategy) || (v.is_str() && reference::strategy_by_name(v.str)); }
+bool names_strategy(const PyValue& v) { return is_kind(v, ClassKind::kStrategy) || (v.is_str() && reference::strategy_by_name(v.str, reference::policy(reference::default_profile()))); }
 
 std::vector<PyValue> plugin_list(const PyValue& p) {
   if (p.kind == PyValue::Kind::kList) return p.list;

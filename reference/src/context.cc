@@ -7,9 +7,10 @@ namespace accord::reference {
 
 namespace detail {
 
-std::string accelerator_names_with_auto() {
+std::string accelerator_names_with_auto(const Policy& p) {
   std::string s = "['auto'";
-  for (const auto& r : accelerators()) s += std::string(", '") + r.name + "'";
+  for (const auto& r : accelerators())
+    if (in_profile(r, p)) s += std::string(", '") + r.name + "'";
   return s + "]";
 }
 
@@ -44,9 +45,8 @@ void Resolution::note(DiagCode code, std::vector<Field> f) {
 }
 
 std::optional<ClassInfo> Input::class_of(const Instance& inst) const {
-  const auto& ci = inst.known;
-  bool absent_here = ci && ci->kind == ClassKind::kPrecisionPlugin && !row(static_cast<PrecisionPluginId>(ci->id)).gate.holds(pol);
-  return absent_here ? std::nullopt : ci;
+  if (!inst.known) return std::nullopt;  // no table has the name
+  return class_by_name(inst.cls, pol);    // the row of this profile's Lightning (the tables' Gate columns)
 }
 
 bool AcceleratorFlag::is(AcceleratorId a, const Policy& pol) const {

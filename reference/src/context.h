@@ -31,7 +31,7 @@ struct AcceleratorFlag {
 };
 
 /// `['auto', 'cpu', 'gpu', ...]`: what an accelerator string may be (err_accelerator_unknown's `allowed`).
-std::string accelerator_names_with_auto();
+std::string accelerator_names_with_auto(const Policy& p);
 
 /// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
 struct SlurmVerdict { bool managing = false; std::string reason; };
@@ -173,12 +173,14 @@ const SlurmVerdict* slurm_verdict(Resolution& c, const FinalFlags& flags, Select
 bool detect_torchelastic(const Input& c);
 bool detect_kubeflow(const Input& c);
 /// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.
-std::string group_allowed(StrategyGroup g);
+std::string group_allowed(StrategyGroup g, const Policy& p);
 
 // Stage entry points, in the order resolve() calls them. Each writes only its own stage's result.
 /// The case with `PL_TRAINER_<FLAG>` environment defaults applied to the flags it does not pass; nullopt when
 /// none applies (validate.trainer-env-defaults). Builds the Input, before stage 1.
-std::optional<Case> trainer_env_defaults(const Case& in);  // stages/validate_flags.cc
+std::optional<Case> trainer_env_defaults(const Case& in, Profile p);  // stages/validate_flags.cc
+/// A flag the profile's Trainer.__init__ does not take (tables/flags.def, column Accepted): Python's TypeError.
+bool check_keywords(Resolution& c);  // stages/validate_flags.cc
 // Stage 1: validate, filling FinalFlags.
 bool construct_instances(Resolution& c);                         // stages/validate_plugins.cc
 bool check_determinism_flags(Resolution& c);                     // stages/determinism.cc
@@ -194,5 +196,25 @@ bool select_precision(Resolution& c, const FinalFlags& flags, Selection& sel);  
 // Stage 3: realize, filling the Plan; it consumes the selection (moves its values into the plan).
 bool realize(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan);  // stages/realize.cc
 void realize_determinism(Resolution& c, Plan& plan);                                // stages/determinism.cc
+
+// The Lightning 2.2.5 connector (policy connector_release = lightning22): its own steps, in resolve.cc's order for it.
+bool validate22_flags(Resolution& c, FinalFlags& flags);                            // stages/validate22.cc
+bool validate22_plugins(Resolution& c, FinalFlags& flags);                          // stages/validate22.cc
+bool select22_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select22_accelerator.cc
+bool select22_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select22_accelerator.cc
+bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel);     // stages/select22_strategy.cc
+bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel);    // stages/select22_strategy.cc
+bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan);  // stages/realize22.cc
+/// The cluster environment's constructor checks (LSF's rank file; 2.2.5 SLURM's --ntasks, MPI's and XLA's packages).
+bool construct_cluster_env(Resolution& c, ClusterEnvId id);  // stages/validate_plugins.cc
+/// The accelerator's constructor checks (2.2.5 XLAAccelerator needs torch_xla).
+bool accelerator_constructible(Resolution& c, AcceleratorId id);  // stages/validate_plugins.cc
+
+// Steps both connectors share.
+/// A strategy flag (a registered name or an instance) instantiated: class, name, params, root device, and the
+/// constructor's package, hardware and device checks (select.strategy-registry, select.strategy-constructor).
+bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& flag);  // stages/select_strategy.cc
+/// Strategy.set_world_ranks and the cluster environment getters into the plan (realize.world-ranks).
+bool world_ranks(Resolution& c, const Selection& sel, Plan& plan);  // stages/realize.cc
 
 }  // namespace accord::reference::detail

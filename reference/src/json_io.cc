@@ -149,6 +149,7 @@ bool hardware_from_json(const json& h, HardwareFacts* hw, std::string* error) {
     } else if (k == "tpu_cores") {
       if (!v.is_number_integer() || v.get<std::int64_t>() < 0) return fail(error, p, "must be a non-negative integer, got " + shown(v));
       hw->tpu = v.get<std::int64_t>() > 0;
+      hw->tpu_cores = static_cast<int>(std::min<std::int64_t>(v.get<std::int64_t>(), 4096));
     } else if (int row; bool* sw = hardware_switch(*hw, k, &row)) {
       if (!v.is_boolean()) return fail(error, p, "must be true or false, got " + shown(v));
       *sw = v.get<bool>();
@@ -216,6 +217,7 @@ json case_to_json(const Case& c) {
   json hw = {{"cuda_devices", h.cuda_devices}, {"mps", h.mps}, {"tpu", h.tpu}, {"ipu", h.ipu}, {"hpu", h.hpu},
              {"fork", h.fork}, {"torch_distributed", h.torch_distributed}, {"cudnn_benchmark", h.cudnn_benchmark},
              {"packages", h.packages}, {"gpu_busy", h.gpu_busy}};
+  if (h.tpu_cores != 8) hw["tpu_cores"] = h.tpu_cores;
   return {{"flags", flags}, {"env", c.env}, {"hardware", hw}, {"interactive", c.interactive}};
 }
 

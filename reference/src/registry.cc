@@ -13,9 +13,11 @@ namespace accord::reference {
 namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const AcceleratorRow kAccelerators[] = {
-#define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive) \
-  {AcceleratorId::k##Id, Name, Class, DeviceType, AutoCount, DeviceParser::Parser, StrategyGroup::Exclusive},
+#include "gate_macros.h"
+#define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive, Gate) \
+  {AcceleratorId::k##Id, Name, Class, DeviceType, AutoCount, DeviceParser::Parser, StrategyGroup::Exclusive, Gate},
 #include "../tables/accelerators.def"
+#include "gate_macros_end.h"
 };
 }  // namespace
 
@@ -24,11 +26,13 @@ Rows<AcceleratorRow> accelerators() { return {std::begin(kAccelerators), std::en
 namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const StrategyClassRow kStrategyClasses[] = {
+#include "gate_macros.h"
 #define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt, \
-                              Root, DeviceDefault, KeepsClusterEnv)                                                                   \
+                              Root, DeviceDefault, KeepsClusterEnv, NeedsPrecision, NeedsCheckpointIO, Gate)                         \
   {StrategyClass::k##Id, Class, Name, LauncherKind::Launcher, Parallel, WorldRanks, PerNode, Distributed, StrategyGroup::Group, AmpGroup::Amp, \
-   NeedsGpu, Package, AcceleratorId::Hardware, Ckpt, RootDevice::Root, DeviceDefault, KeepsClusterEnv},
+   NeedsGpu, Package, AcceleratorId::Hardware, Ckpt, RootDevice::Root, DeviceDefault, KeepsClusterEnv, NeedsPrecision, NeedsCheckpointIO, Gate},
 #include "../tables/strategy_classes.def"
+#include "gate_macros_end.h"
 };
 }  // namespace
 
@@ -37,8 +41,10 @@ Rows<StrategyClassRow> strategy_classes() { return {std::begin(kStrategyClasses)
 namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const StrategyRow kStrategies[] = {
-#define ACCORD_STRATEGY(Id, Name, Class, Params) {StrategyId::k##Id, Name, StrategyClass::k##Class, Params},
+#include "gate_macros.h"
+#define ACCORD_STRATEGY(Id, Name, Class, Params, Gate) {StrategyId::k##Id, Name, StrategyClass::k##Class, Params, Gate},
 #include "../tables/strategies.def"
+#include "gate_macros_end.h"
 };
 }  // namespace
 
@@ -70,9 +76,11 @@ Rows<PrecisionPluginRow> precision_plugins() { return {std::begin(kPrecisionPlug
 namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const ClusterEnvRow kClusterEnvs[] = {
-#define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node) \
-  {ClusterEnvId::k##Id, Class, ExternalRule::External, Settable, World, Global, Local, Node},
+#include "gate_macros.h"
+#define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node, Gate) \
+  {ClusterEnvId::k##Id, Class, ExternalRule::External, Settable, World, Global, Local, Node, Gate},
 #include "../tables/cluster_envs.def"
+#include "gate_macros_end.h"
 };
 }  // namespace
 
@@ -134,27 +142,36 @@ class NameIndex {
 };
 }  // namespace
 
-std::optional<AcceleratorId> accelerator_by_name(std::string_view name) {
-  for (const auto& r : accelerators())
-    if (!name.empty() && name[0] == r.name[0] && name == r.name) return r.id;  // six rows: the first letter decides
+std::optional<AcceleratorId> accelerator_by_name(std::string_view name, const Policy& p) {
+  for (const auto& r : accelerators())  // eight rows: the first letter decides
+    if (!name.empty() && name[0] == r.name[0] && name == r.name && r.gate.holds(p)) return r.id;
   return std::nullopt;
 }
 
-std::optional<StrategyId> strategy_by_name(std::string_view name) {
+std::optional<StrategyId> strategy_by_name(std::string_view name, const Policy& p) {
+  // Each name, then the next row of the same name: a name registered in two releases with different rows.
   static const NameIndex<StrategyId> index = [] {
     NameIndex<StrategyId> m;
     for (const auto& r : strategies()) m.add(r.name, r.id);
     m.seal();
     return m;
   }();
-  return index.find(name);
+  auto id = index.find(name);
+  if (!id) return std::nullopt;
+  for (size_t k = static_cast<size_t>(*id); k < strategies().size(); ++k) {
+    const StrategyRow& r = strategies().begin()[k];
+    if (r.gate.holds(p) && name == r.name) return r.id;
+  }
+  return std::nullopt;
 }
 
 namespace {
-struct OtherClass { const char* cls; ClassKind kind; bool native; };
+struct OtherClass { const char* cls; ClassKind kind; bool native; PolicyGate gate; };
 const OtherClass kOtherClasses[] = {
-#define ACCORD_OTHER_CLASS(Class, Kind, Native) {Class, ClassKind::Kind, Native},
+#include "gate_macros.h"
+#define ACCORD_OTHER_CLASS(Class, Kind, Native, Gate) {Class, ClassKind::Kind, Native, Gate},
 #include "../tables/other_classes.def"
+#include "gate_macros_end.h"
 };
 Rows<OtherClass> other_classes() { return {std::begin(kOtherClasses), std::end(kOtherClasses)}; }
 
@@ -188,6 +205,23 @@ std::optional<ClassInfo> class_by_name(std::string_view cls) {
   return index.find(cls);
 }
 
+std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p) {
+  auto any = class_by_name(cls);  // most names have one row: the index answers them
+  if (!any) return std::nullopt;
+  auto holds = [&](const auto& r) { return cls == r.cls && r.gate.holds(p); };
+  for (const auto& r : accelerators())
+    if (holds(r)) return ClassInfo{ClassKind::kAccelerator, static_cast<int>(r.id), true};
+  for (const auto& r : strategy_classes())
+    if (holds(r)) return ClassInfo{ClassKind::kStrategy, static_cast<int>(r.id), true};
+  for (const auto& r : precision_plugins())
+    if (holds(r)) return ClassInfo{ClassKind::kPrecisionPlugin, static_cast<int>(r.id), true};
+  for (const auto& r : cluster_envs())
+    if (holds(r)) return ClassInfo{ClassKind::kClusterEnvironment, static_cast<int>(r.id), true};
+  for (const auto& r : other_classes())
+    if (holds(r)) return ClassInfo{r.kind, -1, r.native};
+  return std::nullopt;
+}
+
 const char* constructor_args(std::string_view cls) {
   static const NameIndex<const char*> index = [] {
     NameIndex<const char*> m;
@@ -219,6 +253,14 @@ std::vector<std::string> class_names() {
   for (const auto& r : cluster_envs()) out.push_back(r.cls);
   for (const auto& r : other_classes()) out.push_back(r.cls);
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());  // a class of two releases has two rows
+  return out;
+}
+
+std::vector<std::string> class_names(const Policy& p) {
+  std::vector<std::string> out;
+  for (const auto& name : class_names())
+    if (class_by_name(name, p)) out.push_back(name);
   return out;
 }
 

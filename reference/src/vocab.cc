@@ -59,8 +59,8 @@ const std::vector<PrecisionSpelling>& precision_spellings() {
 #define TO(Row) std::optional<Id>(Id::k##Row)
 #define REJECTED std::optional<Id>()
   static const std::vector<PrecisionSpelling> rows = {
-#define ACCORD_PRECISION(Id_, Type, Text, Group, Normalize, Whitelist, Description) \
-  {Id::k##Id_, T::Type, Text, G::Group, Normalize, Whitelist, Description, value(T::Type, Text)},
+#define ACCORD_PRECISION(Id_, Type, Text, Group, Normalize, Whitelist, Convert22, Description) \
+  {Id::k##Id_, T::Type, Text, G::Group, Normalize, Whitelist, Convert22, Description, value(T::Type, Text)},
 #include "../tables/precisions.def"
   };
 #undef TO
@@ -148,6 +148,38 @@ bool precision_whitelisted(const std::string& text) {
   for (const auto& t : whitelist())
     if (text == t) return true;
   return false;
+}
+
+std::optional<PrecisionReading22> precision_reading22(const PyValue& p) {
+  for (const auto& r : precision_spellings()) {
+    if (!r.convert22 || !py_eq(p, r.value)) continue;
+    PrecisionReading22 out{PyValue::string(py_str(p)), py_str(p), false};
+    if (p.kind == PyValue::Kind::kFloat) return out;  // str(16.0) is "16.0": no alias
+    const PrecisionSpelling& to = precision_spelling(*r.convert22);
+    out.warns = std::string_view(to.text) != r.text && out.text.rfind("32", 0) != 0 && out.text.rfind("64", 0) != 0;
+    out.value = to.value;
+    return out;
+  }
+  return std::nullopt;
+}
+
+const std::string& precisions22_shown() {
+  // get_args(_PRECISION_INPUT_STR) + get_args(_PRECISION_INPUT_INT) + get_args(_PRECISION_INPUT_STR_ALIAS): the 2.x
+  // names in the order of 2.2.5's Literal (fabric/plugins/precision/precision.py), then 64, 32, 16, then the strings.
+  static const std::string shown = [] {
+    static const char* const kOrder[] = {"transformer-engine", "transformer-engine-float16", "16-true", "16-mixed", "bf16-true",
+                                         "bf16-mixed", "32-true", "64-true", "64", "32", "16", "64", "32", "16", "bf16"};
+    static const PrecisionType kTypes[] = {PrecisionType::kStr, PrecisionType::kStr, PrecisionType::kStr, PrecisionType::kStr,
+                                           PrecisionType::kStr, PrecisionType::kStr, PrecisionType::kStr, PrecisionType::kStr,
+                                           PrecisionType::kInt, PrecisionType::kInt, PrecisionType::kInt, PrecisionType::kStr,
+                                           PrecisionType::kStr, PrecisionType::kStr, PrecisionType::kStr};
+    std::string s;
+    for (size_t k = 0; k < std::size(kOrder); ++k)
+      for (const auto& r : precision_spellings())
+        if (r.convert22 && r.text == std::string_view(kOrder[k]) && r.type == kTypes[k]) s += (s.empty() ? "(" : ", ") + quoted(r);
+    return s + ")";
+  }();
+  return shown;
 }
 
 const std::string& whitelisted_precisions_shown() {

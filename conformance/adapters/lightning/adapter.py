@@ -69,7 +69,8 @@ class Adapter:
 
     # ------------------------------------------------------------------ flags -> Python values
     def is_instance_spec(self, v):
-        return (isinstance(v, dict) and "class" in v) or (isinstance(v, str) and CLASS_NAME.match(v) is not None)
+        # PROTOCOL.md: a string is an instance when it is one of accord's known class names (`accord list classes`)
+        return (isinstance(v, dict) and "class" in v) or (isinstance(v, str) and v in KNOWN_CLASSES)
 
     def make(self, spec):
         name = spec if isinstance(spec, str) else spec["class"]
@@ -118,10 +119,11 @@ class Adapter:
         try:
             with warnings.catch_warnings(record=True) as notes:
                 warnings.simplefilter("always")
-                conn, error = None, None
+                conn, error, env_flags = None, None, {}
                 try:
                     kwargs = dict(ora.defaults)
-                    kwargs.update(ora.trainer_env_defaults())
+                    env_flags = {k: v for k, v in ora.trainer_env_defaults().items() if k not in flags}
+                    kwargs.update(env_flags)
                     with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
                         given = {k: self.convert(k, flags[k]) for k in build_order(flags)}  # not notes
                     check_trainer_keywords(flags, ora.trainer_params)
@@ -133,7 +135,7 @@ class Adapter:
                     unknown = machine_unknown(e)
                     if unknown:
                         return {"skipped": unknown}
-                    error = self.error_of(e, flags)
+                    error = self.error_of(e, dict(env_flags, **flags))  # fields name the values Lightning got
                 ora.log_records = []
             outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}
             outcome["diagnostics"] = [self.note_of(n) for n in notes]
@@ -319,6 +321,24 @@ def machine_unknown(e):
 
 ENV_READ = re.compile(r"environ(?:\.get)?\s*[\[(]\s*[\"'](\w+)[\"']")  # os.environ["X"] / .get("X")
 CLASS_SPEC = CLASS_NAME
+
+
+def _known_classes():
+    """The class names of accord's tables (reference/tables): the strings PROTOCOL.md reads as instances."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "reference", "tables")
+    names = set()
+    for table in ("accelerators", "strategy_classes", "precision_plugins", "cluster_envs", "other_classes"):
+        try:
+            with open(os.path.join(root, table + ".def"), encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("ACCORD_"):
+                        names.update(n for n in re.findall(r'"(\w+)"', line)[:2] if CLASS_NAME.match(n))
+        except OSError:
+            pass
+    return names or None
+
+
+KNOWN_CLASSES = _known_classes() or type("AnyClassName", (), {"__contains__": lambda self, v: CLASS_NAME.match(v) is not None})()
 
 
 def _template_fields():

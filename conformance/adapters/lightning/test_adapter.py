@@ -35,14 +35,6 @@ def resolve(i, case):
 DDP_CPU_2 = {"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}}
 
 
-# codes of the lightning-2.2 profile that reference/tables/diagnostics.def is getting; drop a name from here once
-# the catalogue has its row (test_pending_codes_are_listed_once says which)
-PENDING_CODES = {"err_unexpected_keyword", "err_strategy_mps_unsupported", "err_fork_unsupported",
-                 "err_bitsandbytes_needs_cuda", "err_precision_unsupported", "warn_precision_alias",
-                 "info_interactive_single_gpu", "err_strategy_plugin_mismatch", "err_start_method_unavailable",
-                 "err_slurm_ntasks_unsupported", "dep_strategy_renamed"}
-
-
 class CodesTable(unittest.TestCase):
     def catalogue(self):
         if not os.path.exists(DIAGNOSTICS_DEF):
@@ -51,14 +43,8 @@ class CodesTable(unittest.TestCase):
             return set(re.findall(r'^ACCORD_DIAG\(\w+,\s*"(\w+)"', f.read(), re.M))
 
     def test_codes_exist_in_catalogue(self):
-        self.assertEqual(set(), codes.codes() - self.catalogue() - PENDING_CODES,
+        self.assertEqual(set(), codes.codes() - self.catalogue(),
                          "codes.py names codes that diagnostics.def lacks")
-
-    def test_pending_codes_are_listed_once(self):
-        self.assertLessEqual(PENDING_CODES, codes.codes())
-        done = PENDING_CODES & self.catalogue()
-        if done:
-            self.skipTest(f"diagnostics.def has {sorted(done)} now: remove them from PENDING_CODES")
 
     def test_unexpected_trainer_keyword(self):
         self.assertEqual(("err_unexpected_keyword", {"owner": "Trainer", "flag": "gpus"}),

@@ -141,7 +141,10 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
     }
   }
   // case_from_json visits keys in sorted order, so `tpu_cores` decides over `tpu` wherever it is written.
-  if (seen_tpu_cores) hw->tpu = tpu_cores > 0;
+  if (seen_tpu_cores) {
+    hw->tpu = tpu_cores > 0;
+    hw->tpu_cores = static_cast<int>(std::min<std::int64_t>(tpu_cores, 4096));
+  }
   return true;
 }
 

@@ -223,4 +223,42 @@ ParsedDevices parse_ipu(const PyValue& v, std::string_view flag) {
   return r;
 }
 
+std::optional<Diagnostic> check_device_type22(const PyValue& v, std::string_view flag) {
+  bool ok = v.kind == PyValue::Kind::kInt || v.kind == PyValue::Kind::kBigInt || v.kind == PyValue::Kind::kStr;
+  if (v.kind == PyValue::Kind::kList)
+    ok = std::all_of(v.list.begin(), v.list.end(), [](const PyValue& e) { return e.kind == PyValue::Kind::kInt; });
+  if (ok) return std::nullopt;
+  return fail(DiagCode::kDevicesType, flag, v).error;
+}
+
+ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count) {
+  if (auto e = check_device_type22(v, flag)) {
+    ParsedDevices r;
+    r.error = e;
+    return r;
+  }
+  PyValue t = v;
+  if (v.is_str()) {  // _parse_tpu_devices_str: int(s.strip()), else a comma list of ints
+    std::string s = py_strip(v.str);
+    if (auto n = py_int_from_str(s)) {
+      t = PyValue::integer(*n);
+    } else {
+      auto l = comma_ints(s);
+      if (!l) return fail(DiagCode::kDevicesNotInt, flag, PyValue::string(s));
+      t = PyValue::make_list(std::move(*l));
+    }
+  }
+  ParsedDevices r;
+  r.parsed = t;
+  if (t.kind == PyValue::Kind::kInt && (t.i == 1 || t.i == count)) {
+    for (long long k = 0; k < t.i; ++k) r.parallel.push_back("xla:" + std::to_string(k));
+    return r;
+  }
+  if (t.kind == PyValue::Kind::kList && t.list.size() == 1 && t.list[0].as_int() >= 0 && t.list[0].as_int() <= count - 1) {
+    r.parallel.push_back("xla:" + std::to_string(t.list[0].as_int()));
+    return r;
+  }
+  return fail(DiagCode::kTpuCoresInvalid, flag, v, {{"count", std::to_string(count)}});
+}
+
 }  // namespace accord::reference::detail

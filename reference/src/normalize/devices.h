@@ -31,5 +31,11 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
 ParsedDevices parse_tpu(const PyValue& v, std::string_view flag);
 ParsedDevices parse_hpu(const PyValue& v, std::string_view flag);
 ParsedDevices parse_ipu(const PyValue& v, std::string_view flag);
+/// PL 2.2.5 fabric/utilities/device_parser.py _check_data_type: None, a bool, another type, or a list with an element
+/// whose type is not exactly int is err_devices_type (nullopt: the type is fine).
+std::optional<Diagnostic> check_device_type22(const PyValue& v, std::string_view flag);
+/// PL 2.2.5 fabric/accelerators/xla.py _parse_tpu_devices and XLAAccelerator.get_parallel_devices, with `count`
+/// devices (auto_device_count).
+ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count);
 
 }  // namespace accord::reference::detail

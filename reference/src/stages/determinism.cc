@@ -15,6 +15,7 @@ bool check_determinism_flags(Resolution& c) {
   c.fire(RuleId::kBenchmarkValue);
   if (!(b.is_none() || b.kind == PyValue::Kind::kBool))
     return c.fail(DiagCode::kFlagType, {fld("flag", "benchmark"), fld("value", repr(b)), fld("expected", "True, False or None")});
+  if (c.pol.deterministic_unchecked) return true;
   c.fire(RuleId::kDeterministicValue);
   bool warn_ok = c.pol.deterministic_warn_mode && py_eq_str(d, "warn");
   if (!(d.is_none() || d.kind == PyValue::Kind::kBool || warn_ok))
@@ -29,7 +30,10 @@ void realize_determinism(Resolution& c, Plan& plan) {
   const PyValue& b = c.in.flags.benchmark;
   auto& out = plan.determinism;
   bool det = d.truthy();
-  if (!d.is_none() || !c.pol.deterministic_warn_mode) {
+  // use_deterministic_algorithms is called with a bool or 'warn' (any value where deterministic_warn_mode does not
+  // hold, which rejected the others; a non-bool under deterministic_unchecked is never passed to it).
+  bool called = c.pol.deterministic_warn_mode ? d.kind == PyValue::Kind::kBool || py_eq_str(d, "warn") : true;
+  if (called) {
     c.fire(RuleId::kDeterministic);
     out.use_deterministic_algorithms = det;
   }

@@ -56,6 +56,8 @@ bool read_env_value(Resolution& c, const ClusterEnvRow& env, RankColumn column, 
   return c.fail(DiagCode::kEnvMissing, {fld("environment", env.cls), fld("variable", cell.names[0].name)});
 }
 
+}  // namespace
+
 // Strategy.set_world_ranks and the cluster environment getters. set_world_ranks reads the node, local and
 // global rank but never world_size(), so the world size is reported when readable and never fails.
 bool world_ranks(Resolution& c, const Selection& sel, Plan& plan) {
@@ -96,6 +98,8 @@ bool world_ranks(Resolution& c, const Selection& sel, Plan& plan) {
   return true;
 }
 
+namespace {
+
 bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   const auto& cls = row(*sel.strategy_cls);
   LauncherKind kind = cls.launcher;
@@ -115,6 +119,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   if (plan.launcher.interactive_compatible) return true;
   std::string ok;
   for (const auto& s : strategies()) {
+    if (!in_profile(s, c.pol)) continue;
     const auto& sl = row(row(s.cls).launcher);
     if (sl.interactive == InteractiveRule::kAlways) ok += (ok.empty() ? "" : ", ") + std::string(s.name);
   }
@@ -127,7 +132,7 @@ bool exclusive_late(Resolution& c, const Selection& sel) {
       row(*sel.strategy_cls).group == need)
     return true;
   c.fire(RuleId::kExclusiveLate);
-  return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need)),
+  return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need, c.pol)),
                                                          fld("strategy_class", row(*sel.strategy_cls).cls), fld("accelerator", sel.accelerator_flag_repr()),
                                                          fld("strategy", c.in.flags.strategy.is_none()
                                                                              ? PyValue::string(std::string(sel.strategy_name))

@@ -15,6 +15,9 @@ bool available(const HardwareFacts& h, AcceleratorId a) {
     case AcceleratorId::kHpu: return h.hpu;
     case AcceleratorId::kIpu: return h.ipu;
     case AcceleratorId::kTpu: return h.tpu;
+    case AcceleratorId::kCuda:  // the 2.x rows: not in a 1.6 profile
+    case AcceleratorId::kMps:
+    case AcceleratorId::kXla: return false;
   }
   return false;  // LCOV_EXCL_LINE unreachable: every id returns above
 }
@@ -56,9 +59,9 @@ bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (kind == AcceleratorFlag::Kind::kText) {
     // PL 1.6.5 _set_parallel_devices_and_init_accelerator: lower-cased, then looked up in the AcceleratorRegistry.
     c.fire(RuleId::kAcceleratorRegistry);
-    auto found = accelerator_by_name(ascii_lower(given.text));
+    auto found = accelerator_by_name(ascii_lower(given.text), c.pol);
     if (!found)
-      return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(given.text)), fld("allowed", accelerator_names_with_auto())});
+      return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(given.text)), fld("allowed", accelerator_names_with_auto(c.pol))});
     set(*found);
   }
   if (kind == AcceleratorFlag::Kind::kAuto) {
@@ -129,6 +132,8 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
       case DeviceParser::kTpu: p = parse_tpu(devices, flag); break;
       case DeviceParser::kHpu: p = parse_hpu(devices, flag); break;
       case DeviceParser::kIpu: p = parse_ipu(devices, flag); break;
+      case DeviceParser::kMps:  // the 2.x parsers: their accelerators are not in a 1.6 profile
+      case DeviceParser::kXla: break;
     }
   }
   if (p.error) return c.fail(p.error->code, p.error->fields);

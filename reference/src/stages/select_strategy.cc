@@ -52,8 +52,8 @@ PyValue default_choice(Resolution& c, const FinalFlags& flags, const Selection& 
   return pick(RuleId::kDefaultDdpSpawn, PyValue::string("ddp_spawn"));
 }
 
-std::optional<StrategyClass> registered_class(const std::string& name) {
-  auto id = strategy_by_name(name);
+std::optional<StrategyClass> registered_class(const Input& c, const std::string& name) {
+  auto id = strategy_by_name(name, c.pol);
   if (!id) return std::nullopt;
   return row(*id).cls;
 }
@@ -74,7 +74,7 @@ bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyC
       sel.accelerator_is_instance = false;
     }
   }
-  auto cls = registered_class(strategy.value().str);
+  auto cls = registered_class(c, strategy.value().str);
   if (cls == StrategyClass::kDdpSpawn) {
     std::optional<ClusterEnvId> external;
     const SlurmVerdict* slurm = nullptr;
@@ -93,7 +93,7 @@ bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyC
       if (c.pol.fallbacks_warn && !by_default)
         c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", strategy.value()), fld("environment", row(*external).cls)});
       strategy.set_name("ddp");
-      cls = registered_class(strategy.value().str);
+      cls = registered_class(c, strategy.value().str);
     }
   }
   if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kFallbackToDdpOnCpu && cls && row(*cls).needs_gpu &&
@@ -145,30 +145,31 @@ const std::vector<std::pair<std::string, std::string>>& registered_params(Strate
   return split[static_cast<size_t>(id)];
 }
 
-/// "bagua, ddp, ...": every registered name, sorted (the `allowed` field of strategy-unknown).
-const std::string& registered_names() {
-  static const std::string all = [] {
-    std::vector<std::string> names;
-    for (const auto& r : strategies()) names.push_back(r.name);
-    std::sort(names.begin(), names.end());
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-  }();
-  return all;
+/// "bagua, ddp, ...": every name the profile registers, sorted (the `allowed` field of strategy-unknown).
+std::string registered_names(const Policy& p) {
+  std::vector<std::string> names;
+  for (const auto& r : strategies())
+    if (in_profile(r, p)) names.push_back(r.name);
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
 }
 
-// PL 1.6.5 accelerator_connector.py _init_strategy + the strategy constructors (1.6.5 StrategyRegistry.get).
-bool instantiate(Resolution& c, Selection& sel, const PyValue& f) {
+}  // namespace
+
+// PL 1.6.5 accelerator_connector.py _init_strategy + the strategy constructors (1.6.5 StrategyRegistry.get); PL 2.2.5
+// _init_strategy likewise (its registry names were checked at intake).
+bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
   if (f.is_str()) {
     c.fire(RuleId::kRegistry);
-    auto id = strategy_by_name(f.str);
-    if (!id) return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", registered_names())});
+    auto id = strategy_by_name(f.str, c.pol);
+    if (!id) return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", registered_names(c.pol))});
     sel.strategy_cls = row(*id).cls;
     sel.strategy_name = row(*id).name;
     sel.strategy_params = registered_params(*id);
   } else {
-    auto ci = f.is_instance() ? f.inst->known : std::nullopt;
+    auto ci = f.is_instance() ? c.class_of(*f.inst) : std::nullopt;
     if (!ci || ci->kind != ClassKind::kStrategy) {
       c.fire(RuleId::kInvalidType);
       return c.fail(DiagCode::kStrategyInvalidType, {fld("strategy", f)});
@@ -184,30 +185,40 @@ bool instantiate(Resolution& c, Selection& sel, const PyValue& f) {
   }
   const auto& cls = row(*sel.strategy_cls);
   c.fire(RuleId::kConstructor);
+  // Only the single-device classes take their root device from `device` (column Root); for the DDP family
+  // `device` is one more argument (PL 1.6.5 strategies/*.py root_device). A required `device` that is missing is
+  // Python's TypeError, before the constructor's body checks its package.
+  if (cls.root == RootDevice::kArg) {
+    for (const auto& [k, v] : sel.strategy_params)
+      if (k == "device") sel.root_device = v.substr(1, v.size() - 2);
+    if (f.is_instance()) {
+      const PyValue& device = f.inst->arg("device");
+      if (!device.is_none()) sel.root_device = py_str(device);
+      if (device.is_absent()) sel.root_device = cls.device_default;
+    }
+    if (sel.root_device.empty() && !*cls.device_default)
+      return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
+  }
   if (*cls.package && !c.in.hardware.has_package(cls.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package), fld("strategy", f)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
-  // Only the single-device classes take their root device from `device` (column Root); for the DDP family
-  // `device` is one more argument (PL 1.6.5 strategies/*.py root_device).
-  if (cls.root != RootDevice::kArg) return true;
-  for (const auto& [k, v] : sel.strategy_params)
-    if (k == "device") sel.root_device = v.substr(1, v.size() - 2);
-  if (f.is_instance()) {
-    const PyValue& device = f.inst->arg("device");
-    if (!device.is_none()) sel.root_device = py_str(device);
-    if (device.is_absent()) sel.root_device = cls.device_default;
-  }
-  if (sel.root_device.empty() && !*cls.device_default)
-    return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
   return true;
 }
 
-std::string group_classes(StrategyGroup g) {
+namespace {
+
+// The classes of the group in the profile; a legacy subclass that shares its parent's strategy_name (2.2.5's
+// SingleTPUStrategy) is not listed.
+std::string group_classes(StrategyGroup g, const Policy& p) {
   std::string out;
-  for (const auto& r : strategy_classes())
-    if (r.group == g) out += std::string(out.empty() ? "a `" : "` or `") + r.cls;
+  std::vector<std::string_view> names;
+  for (const auto& r : strategy_classes()) {
+    if (r.group != g || !in_profile(r, p) || std::find(names.begin(), names.end(), r.name) != names.end()) continue;
+    names.push_back(r.name);
+    out += std::string(out.empty() ? "a `" : "` or `") + r.cls;
+  }
   return out + "`";
 }
 
@@ -224,7 +235,7 @@ bool spec_checks(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   if (c.pol.exclusive_strategy_check == ExclusiveStrategyCheck::kAtStrategySelection && need != StrategyGroup::kAny &&
       cls.group != need) {
     c.fire(RuleId::kExclusiveEarly);
-    return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_classes(need)),
+    return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_classes(need, c.pol)),
                                                            fld("strategy_class", cls.cls), fld("accelerator", sel.accelerator_flag_repr()),
                                                            fld("strategy", user())});
   }
@@ -246,9 +257,9 @@ bool select_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   StrategyChoice strategy{&flags.strategy_flag, std::nullopt};
   if (by_default) strategy.set(default_choice(c, flags, sel));
   return fallbacks(c, flags, sel, strategy, by_default) && horovod(c, flags, sel, strategy.value()) &&
-         instantiate(c, sel, strategy.value()) && spec_checks(c, flags, sel);
+         instantiate_strategy(c, sel, strategy.value()) && spec_checks(c, flags, sel);
 }
 
-std::string group_allowed(StrategyGroup g) { return group_classes(g); }
+std::string group_allowed(StrategyGroup g, const Policy& p) { return group_classes(g, p); }
 
 }  // namespace accord::reference::detail

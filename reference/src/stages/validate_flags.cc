@@ -8,10 +8,10 @@
 namespace accord::reference::detail {
 namespace {
 
-bool is_strategy_value(const PyValue& v) {
-  if (v.is_str()) return strategy_by_name(v.str).has_value();
+bool is_strategy_value(const Input& c, const PyValue& v) {
+  if (v.is_str()) return strategy_by_name(v.str, c.pol).has_value();
   if (v.is_instance()) {
-    const auto& ci = v.inst->known;
+    const auto ci = c.class_of(*v.inst);
     return ci && ci->kind == ClassKind::kStrategy;
   }
   return false;
@@ -36,11 +36,11 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
     }
   }
   const PyValue& acc = f.accelerator;
-  if (acc.is_instance() && is_strategy_value(acc)) {
+  if (acc.is_instance() && is_strategy_value(c, acc)) {
     c.fire(RuleId::kStrategyVsAcceleratorInstance);
     return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
   }
-  if (acc.is_str() && is_strategy_value(acc)) {
+  if (acc.is_str() && is_strategy_value(c, acc)) {
     if (!py_eq(acc, flags.strategy_flag)) {
       c.fire(RuleId::kStrategyVsAcceleratorName);
       return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
@@ -51,7 +51,7 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
     }
   }
   for (const auto& p : flags.plugins) {
-    if (is_strategy_value(p)) {
+    if (is_strategy_value(c, p)) {
       c.fire(RuleId::kStrategyInPlugins);
       return c.fail(DiagCode::kStrategyInPlugins, {fld("strategy", flags.strategy_flag), fld("plugin", p)});
     }
@@ -68,20 +68,20 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
     flags.accelerator_flag.kind = AcceleratorFlag::Kind::kAuto;
     return true;
   }
-  if (acc.is_str() && accelerator_by_name(acc.str)) {
+  if (auto id = acc.is_str() ? accelerator_by_name(acc.str, c.pol) : std::nullopt) {
     c.fire(RuleId::kAcceleratorName);
-    flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *accelerator_by_name(acc.str)};
+    flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *id};
     return true;
   }
   if (acc.is_instance()) {
-    const auto& ci = acc.inst->known;
+    const auto ci = c.class_of(*acc.inst);
     if (ci && ci->kind == ClassKind::kAccelerator) {
       c.fire(RuleId::kAcceleratorName);
       flags.accelerator_flag = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ci->id)};
       return true;
     }
   }
-  if (is_strategy_value(acc)) {
+  if (is_strategy_value(c, acc)) {
     c.fire(RuleId::kAcceleratorStrategyDeprecated);
     c.note(DiagCode::kAcceleratorStrategyDeprecated, {fld("accelerator", acc)});
     flags.strategy_flag = acc;
@@ -98,7 +98,7 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
   }
   if (c.pol.accelerator_unknown_error) {
     c.fire(RuleId::kAcceleratorUnknown);
-    return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto())});
+    return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto(c.pol))});
   }
   c.fire(RuleId::kAcceleratorIgnored);
   return true;
@@ -175,12 +175,13 @@ std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
 
 }  // namespace
 
-std::optional<Case> trainer_env_defaults(const Case& in) {
+std::optional<Case> trainer_env_defaults(const Case& in, Profile p) {
   if (in.env.empty() || in.env.lower_bound("PL_TRAINER_") == in.env.end() ||
       in.env.lower_bound("PL_TRAINER_")->first.rfind("PL_TRAINER_", 0) != 0)
     return std::nullopt;
   std::optional<Case> out;
   for (const auto& flag : flags()) {  // tables/flags.def
+    if (!flag_accepted(flag, p)) continue;  // the release's Trainer has no such argument to default
     const auto member = flag.member;
     auto it = in.env.find(flag.env);
     if (it == in.env.end() || it->second.empty() || !(in.flags.*member).is_absent()) continue;
@@ -192,6 +193,17 @@ std::optional<Case> trainer_env_defaults(const Case& in) {
     (out->flags.*member) = v && i == it->second.size() ? *v : PyValue::string(it->second);
   }
   return out;
+}
+
+// Python binds the Trainer's keyword arguments before its body runs: the first flag (in table order) the release's
+// Trainer.__init__ does not take is a TypeError.
+bool check_keywords(Resolution& c) {
+  for (const auto& f : flags()) {
+    if ((c.in.flags.*f.member).is_absent() || flag_accepted(f, c.profile)) continue;
+    c.fire(RuleId::kUnexpectedKeyword);
+    return c.fail(DiagCode::kUnexpectedKeyword, {fld("owner", "Trainer"), fld("flag", f.name)});
+  }
+  return true;
 }
 
 bool validate_flags(Resolution& c, FinalFlags& flags) {

@@ -16,7 +16,7 @@ std::optional<ClassInfo> info_of(const Input& c, const PyValue& v) {
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: one plugin.
 bool take_plugin(Resolution& c, FinalFlags& flags, const PyValue& p, std::vector<const char*>& kinds) {
   auto ci = info_of(c, p);
-  if ((p.is_str() && strategy_by_name(p.str)) || (ci && ci->kind == ClassKind::kStrategy)) {
+  if ((p.is_str() && strategy_by_name(p.str, c.pol)) || (ci && ci->kind == ClassKind::kStrategy)) {
     c.fire(RuleId::kPluginStrategyDeprecated);
     c.note(DiagCode::kPluginStrategyDeprecated, {fld("plugin", p)});
     flags.strategy_flag = p;
@@ -101,9 +101,9 @@ bool absorb_parallel_devices(Resolution& c, FinalFlags& flags, const PyValue& s)
 bool strategy_accelerator_name(Resolution& c, FinalFlags& flags, const PyValue& acc) {
   c.fire(RuleId::kStrategyInstanceAcceleratorName);
   if (acc.str == "auto") flags.accelerator_flag = {AcceleratorFlag::Kind::kAuto};
-  else if (auto id = accelerator_by_name(acc.str)) flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *id};
+  else if (auto id = accelerator_by_name(acc.str, c.pol)) flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *id};
   else if (c.pol.accelerator_unknown_error)
-    return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto())});
+    return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto(c.pol))});
   else flags.accelerator_flag = {AcceleratorFlag::Kind::kText, AcceleratorId::kNone, acc.str};
   return true;
 }
@@ -155,6 +155,17 @@ bool accepts(const char* cell, const PyValue& v) {
   return false;
 }
 
+/// PL 2.2.5 strategies/fsdp.py, xla.py, single_xla.py: the precision_plugin and checkpoint_io setters insist on one
+/// class (columns NeedsPrecision, NeedsCheckpointIO); `given` is what reaches the setter.
+bool strategy_setter_ok(Resolution& c, const StrategyClassRow& cls, const char* arg, const PyValue& given) {
+  const char* need = std::string_view(arg) == "precision_plugin" ? cls.needs_precision : cls.needs_checkpoint_io;
+  if (!*need || !given.is_instance() || given.inst->cls == need) return true;
+  c.fire(RuleId::kStrategyPluginClass);
+  return c.fail(DiagCode::kStrategyPluginMismatch,
+                {fld("strategy", std::string(cls.name).rfind("single_", 0) == 0 || std::string(cls.name) == "xla" ? "XLA" : "FSDP"),
+                 fld("expected", need), fld("plugin", repr(given))});
+}
+
 bool construct_strategy(Resolution& c, StrategyClass id, const PyValue& instance) {
   const auto& cls = row(id);
   // SingleTPUStrategy(device) has no default: without it the constructor raises a TypeError (column device_default).
@@ -164,8 +175,10 @@ bool construct_strategy(Resolution& c, StrategyClass id, const PyValue& instance
   if (*cls.package && !c.in.hardware.has_package(cls.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
-  if (hw_ok) return true;
-  return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
+  if (!hw_ok)
+    return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
+  return strategy_setter_ok(c, cls, "checkpoint_io", instance.inst->arg("checkpoint_io")) &&
+         strategy_setter_ok(c, cls, "precision_plugin", instance.inst->arg("precision_plugin"));
 }
 
 bool construct_precision_plugin(Resolution& c, PrecisionPluginId id, const Instance& inst) {
@@ -175,6 +188,12 @@ bool construct_precision_plugin(Resolution& c, PrecisionPluginId id, const Insta
   if (id == PrecisionPluginId::kHpu && !c.in.hardware.hpu)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", r.cls), fld("hardware", "HPU")});
   const PyValue& p = inst.arg("precision");
+  // PL 2.2.5 plugins/precision: MixedPrecision, XLAPrecision, FSDPPrecision and DeepSpeedPrecision check the value.
+  if (c.pol.connector_release == ConnectorRelease::kLightning22 && *r.accepts && !p.is_absent() && !accepts(r.accepts, p)) {
+    std::string allowed;
+    for (const auto& a : split_cell(r.accepts)) allowed += (allowed.empty() ? "('" : ", '") + a + "'";
+    return c.fail(DiagCode::kPrecisionUnsupported, {fld("precision", p), fld("owner", r.cls), fld("allowed", allowed + ")")});
+  }
   bool hpu = id == PrecisionPluginId::kHpu;
   if ((hpu || id == PrecisionPluginId::kIpu) && !p.is_absent() && !accepts(r.accepts, p))
     return c.fail(hpu ? DiagCode::kHpuPrecision : DiagCode::kIpuPrecision,
@@ -182,14 +201,41 @@ bool construct_precision_plugin(Resolution& c, PrecisionPluginId id, const Insta
   return true;
 }
 
+}  // namespace
+
+// PL 2.2.5 accelerators/xla.py XLAAccelerator.__init__: `if not _XLA_AVAILABLE: raise ModuleNotFoundError`.
+bool accelerator_constructible(Resolution& c, AcceleratorId id) {
+  if (id != AcceleratorId::kXla || c.in.hardware.has_package("torch_xla")) return true;
+  return c.fail(DiagCode::kPackageMissing, {fld("component", row(id).cls), fld("package", "torch_xla")});
+}
+
 // LSFEnvironment.__init__ reads the hosts of LSB_DJOB_RANKFILE (LSFEnvironment._read_hosts); the file itself is not modelled.
+// Lightning 2.2.5 SLURMEnvironment.__init__ reads SLURM_NTASKS and rejects --ntasks without --ntasks-per-node
+// (_validate_srun_variables); MPIEnvironment needs mpi4py and XLAEnvironment torch_xla.
 bool construct_cluster_env(Resolution& c, ClusterEnvId id) {
+  if (c.pol.connector_release == ConnectorRelease::kLightning22) {
+    if (id == ClusterEnvId::kSlurm) {
+      const std::string* n = c.env_var("SLURM_NTASKS");
+      auto ntasks = n ? py_int_from_str(*n) : std::optional<std::int64_t>(1);
+      if (!ntasks) return c.fail(DiagCode::kEnvInvalid, {fld("variable", "SLURM_NTASKS"), fld("value", *n)});
+      if (*ntasks > 1 && !c.env_var("SLURM_NTASKS_PER_NODE"))
+        return c.fail(DiagCode::kSlurmNtasksUnsupported, {fld("ntasks", std::to_string(*ntasks))});
+    }
+    for (auto [env, package] : {std::pair{ClusterEnvId::kMpi, "mpi4py"}, std::pair{ClusterEnvId::kXla, "torch_xla"}})
+      if (id == env && !c.in.hardware.has_package(package))
+        return c.fail(DiagCode::kPackageMissing, {fld("component", row(id).cls), fld("package", package)});
+  }
   if (id != ClusterEnvId::kLsf) return true;
+  // 2.2.5 LSFEnvironment.__init__ opens the rank file; the model has no files, so a named rank file is never readable.
+  if (c.pol.connector_release == ConnectorRelease::kLightning22 && c.env_var("LSB_DJOB_RANKFILE") && !c.env_var("LSB_DJOB_RANKFILE")->empty())
+    return c.fail(DiagCode::kEnvInvalid, {fld("variable", "LSB_DJOB_RANKFILE"), fld("value", *c.env_var("LSB_DJOB_RANKFILE"))});
   const std::string* f = c.env_var("LSB_DJOB_RANKFILE");
   if (!f) return c.fail(DiagCode::kEnvMissing, {fld("environment", "LSFEnvironment"), fld("variable", "LSB_DJOB_RANKFILE")});
   if (f->empty()) return c.fail(DiagCode::kEnvInvalid, {fld("variable", "LSB_DJOB_RANKFILE"), fld("value", "")});
   return true;
 }
+
+namespace {
 
 // One instance: its nested instances first (arguments in name order), then its own constructor checks.
 bool construct(Resolution& c, const PyValue& v) {
@@ -211,6 +257,10 @@ bool construct(Resolution& c, const PyValue& v) {
                     {fld("class", v.inst->cls), fld("argument", k), fld("accepted", accepted.empty() ? "no arguments" : accepted)});
     }
   }
+  if (ci->kind == ClassKind::kAccelerator) return accelerator_constructible(c, static_cast<AcceleratorId>(ci->id));
+  // 2.2.5 plugins/io/xla_plugin.py XLACheckpointIO.__init__ needs torch_xla.
+  if (c.pol.connector_release == ConnectorRelease::kLightning22 && v.inst->cls == "XLACheckpointIO" && !c.in.hardware.has_package("torch_xla"))
+    return c.fail(DiagCode::kPackageMissing, {fld("component", "XLACheckpointIO"), fld("package", "torch_xla")});
   if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);
   if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);
   if (ci->kind == ClassKind::kClusterEnvironment) return construct_cluster_env(c, static_cast<ClusterEnvId>(ci->id));

@@ -37,7 +37,7 @@ bool flag_accepted(const FlagRow& f, Profile p);
 
 /// tables/precisions.def.
 enum class PrecisionSpellingId {
-#define ACCORD_PRECISION(Id, Type, Text, Group, Normalize, Whitelist, Description) k##Id,
+#define ACCORD_PRECISION(Id, Type, Text, Group, Normalize, Whitelist, Convert22, Description) k##Id,
 #include "../../../tables/precisions.def"
 };
 enum class PrecisionType { kInt, kStr };
@@ -53,6 +53,7 @@ struct PrecisionSpelling {
   PrecisionGroup group;
   std::optional<PrecisionSpellingId> normalize;  ///< the row it normalises to under precision_normalize; nullopt: rejected
   bool whitelist;                                ///< accepted by the str() whitelist (policy precision_normalize off)
+  std::optional<PrecisionSpellingId> convert22;  ///< the row whose 2.x name 2.2.5 converts it to; nullopt: rejected
   const char* description;
   PyValue value;                                 ///< the Python value (int or str)
 };
@@ -66,6 +67,16 @@ const PyValue* precision_reading(const PrecisionSpelling& s, Profile p);
 const PyValue* normalized_precision(const PyValue& p);
 /// The accepted spellings as err_precision_invalid's `allowed` shows them under precision_normalize.
 const std::string& normalized_precisions_shown();
+/// What the 2.2.5 connector makes of a precision flag (tables/precisions.def, column Convert22).
+struct PrecisionReading22 {
+  PyValue value;     ///< the 2.x string it becomes ("16-mixed"), or str() of a float equal to an accepted int ("16.0")
+  std::string text;  ///< str() of the flag, as the alias warning prints it
+  bool warns;        ///< a legacy alias that does not start with 32 or 64 (warn_precision_alias)
+};
+/// nullopt: err_precision_invalid.
+std::optional<PrecisionReading22> precision_reading22(const PyValue& p);
+/// The accepted values as 2.2.5's err_precision_invalid lists them (the 2.x names, the ints, the legacy strings).
+const std::string& precisions22_shown();
 /// Whether str() of a precision, `text`, is in the whitelist (precision_normalize off).
 bool precision_whitelisted(const std::string& text);
 /// The whitelist as err_precision_invalid's `allowed` shows it.

@@ -25,12 +25,14 @@ struct HardwareFacts {
   bool tpu = false;
   bool ipu = false;
   bool hpu = false;
+  int tpu_cores = 8;               ///< TPU devices XLAAccelerator.auto_device_count reports (Lightning 2.x; 1.6 assumes 8)
   bool fork = true;                ///< the platform supports the fork start method
   bool torch_distributed = true;   ///< torch.distributed is available (TorchElasticEnvironment.detect, 1.6.4)
   bool cudnn_benchmark = false;    ///< process-wide cudnn.benchmark before the connector runs (AcceleratorConnector.__init__, 1.6.4 #13154)
   std::set<std::string> packages;  ///< installed optional packages (deepspeed, fairscale, horovod, apex, bagua)
   std::set<int> gpu_busy;          ///< GPU ids auto_select_gpus finds unusable
-  bool has_package(const std::string& p) const { return packages.count(p) > 0; }
+  /// A TPU machine has torch_xla (the XLA accelerator needs it to report devices).
+  bool has_package(const std::string& p) const { return packages.count(p) > 0 || (tpu && p == "torch_xla"); }
 };
 
 /// One resolution request: flags, environment variables, hardware, interactive session.

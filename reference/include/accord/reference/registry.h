@@ -11,7 +11,7 @@
 
 namespace accord::reference {
 
-enum class DeviceParser { kCpu, kGpu, kHpu, kIpu, kTpu };
+enum class DeviceParser { kCpu, kGpu, kHpu, kIpu, kTpu, kMps, kXla };
 enum class StrategyGroup { kAny, kTpu, kHpu };
 enum class AmpGroup { kPlain, kSharded, kFullySharded, kDeepSpeed };
 enum class InteractiveRule { kAlways, kNever, kForkOnly };
@@ -22,16 +22,16 @@ enum class ClassKind { kAccelerator, kStrategy, kPrecisionPlugin, kClusterEnviro
 
 enum class AcceleratorId {
   kNone = -1,
-#define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive) k##Id,
+#define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive, Gate) k##Id,
 #include "../../../tables/accelerators.def"
 };
 enum class StrategyClass {
 #define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt, \
-                              Root, DeviceDefault, KeepsClusterEnv) k##Id,
+                              Root, DeviceDefault, KeepsClusterEnv, NeedsPrecision, NeedsCheckpointIO, Gate) k##Id,
 #include "../../../tables/strategy_classes.def"
 };
 enum class StrategyId {
-#define ACCORD_STRATEGY(Id, Name, Class, Params) k##Id,
+#define ACCORD_STRATEGY(Id, Name, Class, Params, Gate) k##Id,
 #include "../../../tables/strategies.def"
 };
 enum class LauncherKind {
@@ -43,20 +43,26 @@ enum class PrecisionPluginId {
 #include "../../../tables/precision_plugins.def"
 };
 enum class ClusterEnvId {
-#define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node) k##Id,
+#define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node, Gate) k##Id,
 #include "../../../tables/cluster_envs.def"
 };
 
 struct AcceleratorRow {
   AcceleratorId id; const char* name; const char* cls; const char* device_type; int auto_count;
   DeviceParser parser; StrategyGroup exclusive;
+  PolicyGate gate;  ///< the profiles whose registry has it
 };
 struct StrategyClassRow {
   StrategyClass id; const char* cls; const char* name; LauncherKind launcher; bool parallel; bool world_ranks; bool per_node;
   bool distributed; StrategyGroup group; AmpGroup amp; bool needs_gpu; const char* package;
   AcceleratorId hardware; const char* checkpoint_io; RootDevice root; const char* device_default; bool keeps_cluster_env;
+  const char* needs_precision; const char* needs_checkpoint_io;  ///< "" any; else the class the setters insist on
+  PolicyGate gate;  ///< the profiles whose Lightning has the class
 };
-struct StrategyRow { StrategyId id; const char* name; StrategyClass cls; const char* params; };
+struct StrategyRow {
+  StrategyId id; const char* name; StrategyClass cls; const char* params;
+  PolicyGate gate;  ///< the profiles whose registry has the name
+};
 struct LauncherRow { LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive; };
 struct PrecisionPluginRow {
   PrecisionPluginId id; const char* cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
@@ -65,6 +71,7 @@ struct PrecisionPluginRow {
 struct ClusterEnvRow {
   ClusterEnvId id; const char* cls; ExternalRule external; bool settable;
   const char* world; const char* global; const char* local; const char* node;
+  PolicyGate gate;  ///< the profiles whose Lightning has the class
 };
 
 /// The rows of one table, in table order (a view of constant storage: `for (const auto& r : strategies())`).
@@ -90,10 +97,16 @@ const LauncherRow& row(LauncherKind id);
 const PrecisionPluginRow& row(PrecisionPluginId id);
 const ClusterEnvRow& row(ClusterEnvId id);
 
-/// Registered accelerator by exact name.
-std::optional<AcceleratorId> accelerator_by_name(std::string_view name);
-/// Registered strategy by exact (already lower-cased) name.
-std::optional<StrategyId> strategy_by_name(std::string_view name);
+/// Whether a row is in the tables of the profile whose policies are `p` (its Gate column holds).
+template <typename Row>
+bool in_profile(const Row& r, const Policy& p) {
+  return r.gate.holds(p);
+}
+
+/// The accelerator registered under the exact name in the profile whose policies are `p`.
+std::optional<AcceleratorId> accelerator_by_name(std::string_view name, const Policy& p);
+/// The strategy registered under the exact (already lower-cased) name in the profile whose policies are `p`.
+std::optional<StrategyId> strategy_by_name(std::string_view name, const Policy& p);
 
 /// What a class name denotes when written as an instance.
 struct ClassInfo {
@@ -101,15 +114,20 @@ struct ClassInfo {
   int id = -1;          ///< the row id in the kind's table (-1 for checkpoint io / layer sync)
   bool native = true;   ///< layer sync: the built-in NativeSyncBatchNorm
 };
-/// Looks a class name up over every table (exact case); nullopt for unknown classes.
+/// Looks a class name up over every table (exact case), in any profile (the first row of that name); nullopt for
+/// unknown classes.
 std::optional<ClassInfo> class_by_name(std::string_view cls);
+/// The class of that name in the profile whose policies are `p` (the first row of that name whose gate holds).
+std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p);
 /// The keyword arguments the constructor of `cls` takes (tables/constructor_args.def): `*` for any (**kwargs),
 /// else `|`-separated names ("" for none); nullptr for a class without a row.
 const char* constructor_args(std::string_view cls);
 /// Whether a constructor whose arguments are `args` (a constructor_args cell) takes the keyword `name`.
 bool takes_argument(const char* args, std::string_view name);
-/// Every known class name, sorted.
+/// Every known class name, sorted (each once).
 std::vector<std::string> class_names();
+/// The class names of the profile whose policies are `p`, sorted.
+std::vector<std::string> class_names(const Policy& p);
 
 /// Splits a `|`-separated table cell.
 std::vector<std::string> split_cell(const std::string& cell, char sep = '|');

@@ -1,0 +1,108 @@
+// realize22.cc: stage 3 of the Lightning 2.2.5 connector: _lazy_init_strategy (the strategy's setters, the cluster
+// environment it keeps, devices, layer sync, world ranks, the launcher), the interactive and XLA checks, the plan.
+#include "../context.h"
+
+namespace accord::reference::detail {
+namespace {
+
+/// The strategy's `start_method` (DDPStrategy and its subclasses; "popen" by default), from its parameters.
+std::string start_method(const Plan& plan) {
+  for (const auto& [k, v] : plan.strategy.params)
+    if (k == "start_method" && v.size() >= 2 && v.front() == '"') return v.substr(1, v.size() - 2);
+  return "popen";
+}
+
+// PL 2.2.5 strategies/*.py _configure_launcher and the launchers' is_interactive_compatible.
+bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
+  const auto& cls = row(*sel.strategy_cls);
+  LauncherKind kind = cls.launcher;
+  std::string method;
+  if (kind == LauncherKind::kSubprocessScript && cls.amp != AmpGroup::kFullySharded) {
+    method = start_method(plan);  // DDPStrategy and DeepSpeedStrategy: popen -> the script launcher, else multiprocessing
+    if (method != "popen") kind = LauncherKind::kSpawn;
+  } else if (kind == LauncherKind::kSubprocessScript && plan.cluster_environment.creates_processes_externally) {
+    c.fire(RuleId::kLauncherExternal);  // FSDPStrategy skips the launcher when the cluster creates the processes
+    kind = LauncherKind::kNone;
+  } else if (kind == LauncherKind::kXla) {
+    method = "fork";  // _XLALauncher is a _MultiProcessingLauncher with start_method="fork"
+  }
+  c.fire(RuleId::kLauncher);
+  if (kind == LauncherKind::kSpawn || kind == LauncherKind::kXla) {
+    c.fire(RuleId::kStartMethod);
+    if (method != "spawn" && !c.in.hardware.fork)  // fork and forkserver need the fork start method
+      return c.fail(DiagCode::kStartMethodUnavailable, {fld("start_method", method), fld("available", "spawn")});
+  }
+  if (kind == LauncherKind::kSpawn || kind == LauncherKind::kXla) {
+  }
+  const auto& l = row(kind);
+  plan.launcher.kind = l.name;
+    // DDPStrategy has no strategy_name of its own: the family is named after its start method (ddp, ddp_spawn, ...).
+  static constexpr std::string_view kMethods[] = {"spawn", "fork", "forkserver"};
+  static constexpr std::string_view kFamilies[] = {"ddp_spawn", "ddp_fork", "ddp_forkserver"};
+  for (size_t k = 0; k < 3; ++k) {
+    if (method != kMethods[k]) continue;
+    plan.launcher.start_method = kMethods[k];
+    if (cls.launcher == LauncherKind::kSubprocessScript && plan.strategy.family == "ddp") plan.strategy.family = kFamilies[k];
+  }
+  plan.launcher.interactive_compatible = kind == LauncherKind::kNone || kind == LauncherKind::kXla ||
+                                         (kind == LauncherKind::kSpawn && method == "fork");
+  if (!c.in.interactive || kind == LauncherKind::kNone) return true;
+  c.fire(RuleId::kInteractive);
+  if (plan.launcher.interactive_compatible) return true;
+  const PyValue& flag = c.in.flags.strategy.is_absent() ? PyValue::string(std::string(sel.strategy_name)) : c.in.flags.strategy;
+  return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", flag), fld("compatible", "`Trainer(strategy='ddp_notebook')`")});
+}
+
+bool exclusive(Resolution& c, const Selection& sel) {
+  StrategyGroup need = row(sel.accelerator).exclusive;
+  if (need == StrategyGroup::kAny || row(*sel.strategy_cls).group == need) return true;
+  c.fire(RuleId::kExclusiveLate);
+  return c.fail(DiagCode::kAcceleratorStrategyMismatch,
+                {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need, c.pol)),
+                 fld("strategy_class", row(*sel.strategy_cls).cls), fld("accelerator", sel.accelerator_flag_repr()),
+                 fld("strategy", c.in.flags.strategy.is_absent() ? PyValue::string(std::string(sel.strategy_name)) : c.in.flags.strategy)});
+}
+
+}  // namespace
+
+bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan) {
+  const auto& cls = row(*sel.strategy_cls);
+  const auto& acc = row(sel.accelerator);
+  plan.accelerator = acc.name;
+  plan.accelerator_class = acc.cls;
+  plan.devices = std::move(sel.parsed_devices);
+  plan.num_nodes = flags.num_nodes;
+  // `self.strategy.precision_plugin = ...` and `self.strategy.checkpoint_io = ...`: the setters' class checks.
+  c.fire(RuleId::kStrategyPluginClass);
+  if (*cls.needs_precision && sel.precision_plan.plugin != cls.needs_precision)
+    return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", cls.group == StrategyGroup::kTpu ? "XLA" : "FSDP"),
+                                                      fld("expected", cls.needs_precision), fld("plugin", std::string(sel.precision_plan.plugin) + "()")});
+  if (flags.checkpoint_io_flag && *cls.needs_checkpoint_io && py_type_name(*flags.checkpoint_io_flag) != cls.needs_checkpoint_io)
+    return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", "XLA"), fld("expected", cls.needs_checkpoint_io),
+                                                      fld("plugin", repr(*flags.checkpoint_io_flag))});
+  c.fire(RuleId::kCheckpointIO);
+  plan.checkpoint_io = flags.checkpoint_io_flag ? py_type_name(*flags.checkpoint_io_flag) : cls.checkpoint_io;
+  if (cls.parallel && !cls.keeps_cluster_env) {  // XLAStrategy brings its XLAEnvironment, which the connector adopts
+    c.fire(RuleId::kClusterEnvKept);
+    sel.cluster_env = ClusterEnvId::kXla;
+  }
+  c.fire(RuleId::kParallelDevices);
+  plan.parallel_devices = std::move(sel.parallel_devices);
+  plan.num_processes = cls.parallel ? static_cast<long long>(plan.parallel_devices.size()) : 1;
+  plan.strategy = {sel.strategy_name, cls.cls, cls.name, std::move(sel.strategy_params), std::move(sel.root_device)};
+  if (cls.parallel) {
+    c.fire(RuleId::kLayerSync);
+    plan.layer_sync = flags.layer_sync;
+  }
+  const auto& env = row(*sel.cluster_env);
+  plan.cluster_environment.cls = env.cls;
+  plan.cluster_environment.creates_processes_externally = env.external == ExternalRule::kAlways || c.env_var("LOCAL_RANK") != nullptr;
+  if (!world_ranks(c, sel, plan)) return false;
+  if (!launcher(c, sel, plan) || !exclusive(c, sel)) return false;
+  c.fire(RuleId::kIsDistributed);
+  plan.is_distributed = cls.distributed;
+  plan.precision = std::move(sel.precision_plan);
+  return true;
+}
+
+}  // namespace accord::reference::detail

@@ -1,0 +1,185 @@
+// select22_accelerator.cc: stage 2 of the Lightning 2.2.5 connector, first half: the accelerator (auto, the gpu
+// alias, the registry, availability), the device flags, the devices, and the cluster environment.
+#include <array>
+
+#include "../context.h"
+#include "../normalize/devices.h"
+
+namespace accord::reference::detail {
+namespace {
+
+bool available(const HardwareFacts& h, AcceleratorId a) {
+  switch (a) {
+    case AcceleratorId::kCpu: return true;
+    case AcceleratorId::kCuda: return h.cuda_devices > 0;
+    case AcceleratorId::kMps: return h.mps;
+    case AcceleratorId::kXla: return h.tpu;
+    default: return false;  // the 1.6 rows are not in this profile
+  }
+}
+
+struct AutoRule { RuleId id; AcceleratorId then; };
+// PL 2.2.5 _choose_auto_accelerator: TPU, MPS, CUDA, CPU (IPU and HPU live in external packages, absent here).
+constexpr std::array<AutoRule, 4> kAutoRules = {{{RuleId::kAutoTpu, AcceleratorId::kXla},
+                                                 {RuleId::kAutoMps, AcceleratorId::kMps},
+                                                 {RuleId::kAutoGpu, AcceleratorId::kCuda},
+                                                 {RuleId::kAutoCpu, AcceleratorId::kCpu}}};
+
+/// The flag as Lightning prints it in the devices message: the string, or an instance's class name.
+std::string flag_name(const Selection& sel) {
+  return sel.accelerator_is_instance ? row(sel.accelerator).cls : row(sel.accelerator).name;
+}
+
+// PL 2.2.5 __init__ step 2: `auto` and `gpu` resolved, then _check_device_config_and_set_final_flags, then
+// _set_parallel_devices_and_init_accelerator's availability check.
+bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  const AcceleratorFlag& a = flags.accelerator_flag;
+  sel.accelerator = a.id;
+  sel.accelerator_is_instance = a.kind == AcceleratorFlag::Kind::kInstance;
+  if (a.kind == AcceleratorFlag::Kind::kAuto) {
+    for (const auto& r : kAutoRules) {
+      if (!available(c.in.hardware, r.then)) continue;
+      c.fire(r.id);
+      sel.accelerator = r.then;
+      break;
+    }
+  } else if (a.kind == AcceleratorFlag::Kind::kText && a.text == "gpu") {
+    c.fire(RuleId::kGpuAlias);  // _choose_gpu_accelerator_backend
+    if (c.in.hardware.mps) sel.accelerator = AcceleratorId::kMps;
+    else if (c.in.hardware.cuda_devices > 0) sel.accelerator = AcceleratorId::kCuda;
+    else return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator", "'gpu'")});
+  } else if (a.kind == AcceleratorFlag::Kind::kText) {
+    // A strategy instance's accelerator string, unchecked until the registry lookup.
+    c.fire(RuleId::kAcceleratorUnknown);
+    return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(a.text)), fld("allowed", accelerator_names_with_auto(c.pol))});
+  }
+  // _check_device_config_and_set_final_flags
+  // `not isinstance(num_nodes, int) or num_nodes < 1` (a bool is an int); the message prints str(num_nodes).
+  const PyValue& n = c.in.flags.num_nodes;
+  if (!n.is_absent()) {
+    c.fire(RuleId::kNumNodesPositive);
+    bool big = n.kind == PyValue::Kind::kBigInt;
+    bool positive = (n.is_int_like() && n.as_int() >= 1) || (big && n.str[0] != '-');
+    if (!positive) return c.fail(DiagCode::kNumNodesInvalid, {fld("num_nodes", py_str(n))});
+    if (big || n.as_int() >= (1LL << 31))  // beyond what the model materialises, as for lightning-1.6
+      return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "num_nodes < 2**31")});
+  }
+  const PyValue& d = flags.devices_flag;
+  if (py_eq(d, PyValue::make_list({})) || py_eq_int(d, 0) || py_eq_str(d, "0")) {
+    c.fire(RuleId::kDevicesZero);
+    return c.fail(DiagCode::kDevicesZero, {fld("devices", d), fld("accelerator", flag_name(sel))});
+  }
+  // AcceleratorRegistry.get builds the accelerator: XLAAccelerator.__init__ needs torch_xla.
+  if (!sel.accelerator_is_instance && !accelerator_constructible(c, sel.accelerator)) return false;
+  c.fire(RuleId::kAcceleratorAvailable);
+  if (available(c.in.hardware, sel.accelerator)) return true;
+  std::string names;
+  for (const auto& r : accelerators())
+    if (in_profile(r, c.pol) && available(c.in.hardware, r.id)) names += std::string(names.empty() ? "'" : ", '") + r.name + "'";
+  return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", row(sel.accelerator).cls), fld("available", "[" + names + "]"),
+                                                    fld("accelerator", sel.accelerator_is_instance ? std::string(row(sel.accelerator).cls) + "()"
+                                                                                                   : "'" + std::string(row(sel.accelerator).name) + "'")});
+}
+
+// PL 2.2.5 _set_devices_flag_if_auto_passed, parse_devices and get_parallel_devices of each accelerator.
+bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  const auto& acc = row(sel.accelerator);
+  std::optional<PyValue> counted;
+  const PyValue* d = &flags.devices_flag;
+  if (py_eq_str(*d, "auto")) {
+    int n = acc.auto_count < 0 ? c.in.hardware.cuda_devices : acc.auto_count;
+    if (acc.parser == DeviceParser::kXla) n = c.in.hardware.tpu_cores;  // XLAAccelerator.auto_device_count
+    if (c.in.interactive && sel.accelerator == AcceleratorId::kCuda && n > 1) {
+      c.fire(RuleId::kDevicesAutoInteractive);
+      c.note(DiagCode::kInteractiveSingleGpu, {fld("count", std::to_string(n))});
+      n = 1;
+    } else {
+      c.fire(RuleId::kDevicesAutoCount);
+    }
+    d = &counted.emplace(PyValue::integer(n));
+  }
+  ParsedDevices p;
+  if (acc.parser == DeviceParser::kGpu || acc.parser == DeviceParser::kMps) p.error = check_device_type22(*d, "devices");
+  if (!p.error) switch (acc.parser) {
+    case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); p = parse_cpu(*d, "devices"); break;
+    case DeviceParser::kGpu:
+      c.fire(RuleId::kParseGpu);
+      p = parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)});
+      break;
+    case DeviceParser::kMps:
+      c.fire(RuleId::kParseMps);
+      p = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)});
+      for (size_t k = 0; k < p.parallel.size(); ++k) p.parallel[k] = "mps:" + std::to_string(k);  // positions, not ids
+      break;
+    case DeviceParser::kXla: c.fire(RuleId::kParseXla); p = parse_xla(*d, "devices", c.in.hardware.tpu_cores); break;
+    default: break;  // the 1.6 parsers belong to 1.6 accelerators, not in this profile
+  }
+  if (p.error) return c.fail(p.error->code, p.error->fields);
+  if (p.no_gpus && flags.strategy_parallel_devices.empty()) {
+    c.fire(RuleId::kGpuDevicesNone);
+    // CUDAAccelerator.get_parallel_devices iterates None (TypeError); MPSAccelerator's parses it again (_check_data_type).
+    if (acc.parser == DeviceParser::kMps) return c.fail(check_device_type22(PyValue::none(), "devices")->code, {fld("flag", "devices"), fld("value", *d)});
+    return c.fail(DiagCode::kGpuDevicesNone, {fld("flag", "devices"), fld("value", *d)});
+  }
+  if (acc.parser == DeviceParser::kGpu && detect_torchelastic(c) && c.in.hardware.cuda_devices == 1 &&
+      p.parsed.kind == PyValue::Kind::kList && p.parsed.list.size() != 1)
+    c.fire(RuleId::kGpuTorchElasticException);
+  sel.parsed_devices = std::move(p.parsed);
+  sel.parallel_devices = std::move(p.parallel);
+  if (!flags.strategy_parallel_devices.empty()) {
+    c.fire(RuleId::kParallelDevicesFromStrategy);
+    sel.parallel_devices = flags.strategy_parallel_devices;
+  }
+  return true;
+}
+
+bool has(const Input& c, const char* k) { return c.env_var(k) != nullptr; }
+
+// PL 2.2.5 fabric/plugins/environments/slurm.py detect: SLURM_NTASKS set and the job name not bash/interactive.
+bool detect_slurm(const Input& c) {
+  const std::string* job = c.env_var("SLURM_JOB_NAME");
+  return has(c, "SLURM_NTASKS") && !(job && (*job == "bash" || *job == "interactive"));
+}
+bool detect_lsf(const Input& c) {
+  for (const char* k : {"LSB_JOBID", "LSB_DJOB_RANKFILE", "JSM_NAMESPACE_LOCAL_RANK", "JSM_NAMESPACE_SIZE"})
+    if (!has(c, k)) return false;
+  return true;
+}
+// MPIEnvironment.detect: mpi4py installed and an MPI world of more than one process (the world size Open MPI exports).
+bool detect_mpi(const Input& c) {
+  const std::string* n = c.env_var("OMPI_COMM_WORLD_SIZE");
+  return c.in.hardware.has_package("mpi4py") && n && py_int_from_str(*n).value_or(0) > 1;
+}
+
+struct DetectRule { RuleId id; bool (*when)(const Input&); ClusterEnvId then; };
+// PL 2.2.5 _choose_and_init_cluster_environment: TorchElastic first (it can run inside SLURM), then SLURM, LSF, MPI.
+// Kubeflow is not detected since 2.1.0 (#18137).
+constexpr std::array<DetectRule, 4> kDetectRules = {{{RuleId::kEnvTorchElastic, detect_torchelastic, ClusterEnvId::kTorchElastic},
+                                                     {RuleId::kEnvSlurmDetect, detect_slurm, ClusterEnvId::kSlurm},
+                                                     {RuleId::kEnvLsf, detect_lsf, ClusterEnvId::kLsf},
+                                                     {RuleId::kEnvMpi, detect_mpi, ClusterEnvId::kMpi}}};
+
+}  // namespace
+
+bool select22_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  return choose(c, flags, sel) && devices(c, flags, sel);
+}
+
+bool select22_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  if (auto id = instance_row(flags.cluster_env_flag, ClassKind::kClusterEnvironment)) {
+    c.fire(RuleId::kEnvExplicit);
+    sel.cluster_env = static_cast<ClusterEnvId>(*id);
+    return true;
+  }
+  for (const auto& r : kDetectRules) {
+    if (!r.when(c)) continue;
+    c.fire(r.id);
+    sel.cluster_env = r.then;
+    return construct_cluster_env(c, r.then);  // the connector builds it: its constructor's checks
+  }
+  c.fire(RuleId::kEnvLightning);
+  sel.cluster_env = ClusterEnvId::kLightning;
+  return true;
+}
+
+}  // namespace accord::reference::detail

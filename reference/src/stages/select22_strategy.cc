@@ -1,0 +1,141 @@
+// select22_strategy.cc: stage 2 of the Lightning 2.2.5 connector, second half: the default strategy, the fallback
+// checks, the strategy instance, and the precision plugin.
+#include "../context.h"
+
+namespace accord::reference::detail {
+namespace {
+
+PyValue single(StrategyClass cls, const std::string& device) {
+  return PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}});
+}
+
+/// `flag in ("cuda", "gpu", "mps")` or an instance of CUDAAccelerator / MPSAccelerator (the 2.2.5 isinstance check).
+bool gpu_like(const Selection& sel) { return sel.accelerator == AcceleratorId::kCuda || sel.accelerator == AcceleratorId::kMps; }
+
+// PL 2.2.5 _choose_strategy (the strategy flag is "auto").
+PyValue default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
+  size_t n = sel.parallel_devices.size();
+  auto pick = [&](RuleId r, PyValue v) { c.fire(r); return v; };
+  if (sel.accelerator == AcceleratorId::kXla)
+    return n > 1 ? pick(RuleId::kDefaultXla, PyValue::string("xla"))
+                 : pick(RuleId::kDefaultXlaSingle, single(StrategyClass::kSingleXla, sel.parallel_devices.at(0)));
+  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, PyValue::string("ddp"));
+  if (n <= 1) return pick(RuleId::kDefaultSingleDevice, single(StrategyClass::kSingleDevice, gpu_like(sel) && n ? sel.parallel_devices[0] : "cpu"));
+  if (c.in.interactive) return pick(RuleId::kDefaultDdpFork, PyValue::string("ddp_fork"));
+  return pick(RuleId::kDefaultDdp, PyValue::string("ddp"));
+}
+
+bool is_fork_alias(const std::string& s) { return s.rfind("ddp_fork", 0) == 0 || s.rfind("ddp_notebook", 0) == 0; }
+
+// PL 2.2.5 _check_strategy_and_fallback: FSDP needs the accelerator flag "cuda" (or "gpu"); a fork alias needs fork.
+bool fallback_checks(Resolution& c, const Selection& sel, const PyValue& strategy) {
+  std::optional<StrategyClass> cls;
+  if (strategy.is_str()) {
+    if (auto id = strategy_by_name(strategy.str, c.pol)) cls = row(*id).cls;
+  } else if (auto ci = strategy.is_instance() ? c.class_of(*strategy.inst) : std::nullopt; ci && ci->kind == ClassKind::kStrategy) {
+    cls = static_cast<StrategyClass>(ci->id);
+  }
+  // `self._accelerator_flag not in ("cuda", "gpu")`: an accelerator instance is never a name.
+  if (cls && row(*cls).needs_gpu && (sel.accelerator != AcceleratorId::kCuda || sel.accelerator_is_instance)) {
+    c.fire(RuleId::kFsdpNeedsGpu);
+    return c.fail(DiagCode::kStrategyNeedsGpu, {fld("strategy", row(*cls).name), fld("accelerator", sel.accelerator_flag_repr())});
+  }
+  if (strategy.is_str() && is_fork_alias(strategy.str) && !c.in.hardware.fork) {
+    c.fire(RuleId::kForkUnsupported);
+    return c.fail(DiagCode::kForkUnsupported, {fld("strategy", strategy)});
+  }
+  return true;
+}
+
+PrecisionPlan plugin_plan(const PrecisionPluginRow& r, std::string value, std::string device = "") {
+  PrecisionPlan p;
+  p.value = std::move(value);
+  p.plugin = r.cls;
+  p.device = std::move(device);
+  return p;
+}
+
+bool strategy_precision(Resolution& c, const PrecisionPluginRow& r, RuleId rule, const std::string& precision, Selection& sel) {
+  c.fire(rule);
+  if (*r.package && !c.in.hardware.has_package(r.package))
+    return c.fail(DiagCode::kPackageMissing, {fld("component", r.cls), fld("package", r.package)});
+  bool ok = false;
+  std::string allowed;
+  for (const auto& a : split_cell(r.accepts)) {
+    ok = ok || a == precision;
+    allowed += (allowed.empty() ? "('" : ", '") + a + "'";
+  }
+  if (!ok) return c.fail(DiagCode::kPrecisionUnsupported, {fld("precision", PyValue::string(precision)), fld("owner", r.cls), fld("allowed", allowed + ")")});
+  sel.precision_plan = plugin_plan(r, precision);
+  return true;
+}
+
+}  // namespace
+
+bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  std::optional<PyValue> chosen;
+  const PyValue* strategy = &flags.strategy_flag;
+  if (py_eq_str(*strategy, "auto")) strategy = &chosen.emplace(default_choice(c, flags, sel));
+  if (!fallback_checks(c, sel, *strategy)) return false;
+  if (strategy->is_str() && row(*strategy_by_name(strategy->str, c.pol)).cls == StrategyClass::kSingleTpuLegacy)
+    c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py
+  return instantiate_strategy(c, sel, *strategy);
+}
+
+// PL 2.2.5 _check_and_init_precision and _validate_precision_choice.
+bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel) {
+  if (auto id = instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
+    const auto& r = row(static_cast<PrecisionPluginId>(*id));
+    if (static_cast<PrecisionPluginId>(*id) == PrecisionPluginId::kBitsandbytes &&
+        (sel.accelerator != AcceleratorId::kCuda)) {
+      c.fire(RuleId::kBitsandbytesCuda);
+      return c.fail(DiagCode::kBitsandbytesNeedsCuda);
+    }
+    c.fire(RuleId::kPluginGiven);
+    const PyValue& v = flags.precision_plugin_flag->inst->arg("precision");
+    const PyValue& d = flags.precision_plugin_flag->inst->arg("device");
+    sel.precision_plan = plugin_plan(r, v.is_absent() ? r.default_precision : py_str(v), d.is_absent() ? "" : py_str(d));
+    return true;
+  }
+  const std::string& p = flags.precision.str;
+  const auto& cls = row(*sel.strategy_cls);
+  if (cls.group == StrategyGroup::kTpu) return strategy_precision(c, row(PrecisionPluginId::kXlaV2), RuleId::kXla, p, sel);
+  if (cls.amp == AmpGroup::kDeepSpeed) return strategy_precision(c, row(PrecisionPluginId::kDeepSpeedV2), RuleId::kDeepSpeed, p, sel);
+  if (cls.amp == AmpGroup::kFullySharded) return strategy_precision(c, row(PrecisionPluginId::kFsdpV2), RuleId::kFsdp, p, sel);
+  if (p == "16-true" || p == "bf16-true") {
+    c.fire(RuleId::kHalf);
+    sel.precision_plan = plugin_plan(row(PrecisionPluginId::kHalfV2), p);
+    return true;
+  }
+  if (p == "32-true" || p == "64-true") {
+    c.fire(p == "32-true" ? RuleId::kFull32 : RuleId::kDouble64);
+    sel.precision_plan = plugin_plan(row(p == "32-true" ? PrecisionPluginId::kPrecisionV2 : PrecisionPluginId::kDoubleV2), p);
+    return true;
+  }
+  if (p == "transformer-engine" || p == "transformer-engine-float16") {
+    c.fire(RuleId::kTransformerEngine);
+    const auto& r = row(PrecisionPluginId::kTransformerEngine);
+    if (!c.in.hardware.has_package(r.package))
+      return c.fail(DiagCode::kPackageMissing, {fld("component", r.cls), fld("package", r.package)});
+    sel.precision_plan = plugin_plan(r, p);
+    return true;
+  }
+  // `self._accelerator_flag == "cpu"`: the string, not a CPUAccelerator instance.
+  bool cpu_flag = sel.accelerator == AcceleratorId::kCpu && !sel.accelerator_is_instance;
+  std::string value = p;
+  if (value == "16-mixed" && cpu_flag) {
+    c.fire(RuleId::kCpu16ToBf16);
+    c.note(DiagCode::kCpuPrecision16);
+    value = "bf16-mixed";
+  }
+  if (value == "16-mixed" || value == "bf16-mixed") {
+    c.fire(RuleId::kMixed);
+    c.note(DiagCode::kAmpInfo, {fld("kind", value == "16-mixed" ? "16bit" : "bfloat16")});
+    sel.precision_plan = plugin_plan(row(PrecisionPluginId::kMixedV2), value, cpu_flag ? "cpu" : "cuda");
+    return true;
+  }
+  c.fire(RuleId::kPrecisionUnset);
+  return c.fail(DiagCode::kPrecisionUnset, {fld("precision", PyValue::string(p))});
+}
+
+}  // namespace accord::reference::detail
