@@ -14,3 +14,5 @@
 #define IS(P, V) ACCORD_GATE_(P, V)
 /// The rows of one connector release: IS(connector_release, ConnectorRelease::k<V>).
 #define RELEASE(V) ACCORD_GATE_(connector_release, ::accord::reference::ConnectorRelease::k##V)
+/// A policy gate within the rows of one connector release.
+#define IN_RELEASE(V, G) ::accord::reference::in_release(RELEASE(V), G)

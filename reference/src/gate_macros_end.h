@@ -5,3 +5,4 @@
 #undef UNLESS
 #undef IS
 #undef RELEASE
+#undef IN_RELEASE

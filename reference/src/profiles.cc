@@ -185,7 +185,7 @@ bool rule_in_profile(RuleId r, Profile p) { return kRuleGates[static_cast<std::s
 std::optional<RuleGate> rule_gate(RuleId r) {
   const PolicyGate& g = kRuleGates[static_cast<std::size_t>(r)];
   if (!g.policy) return std::nullopt;
-  return RuleGate{g.policy, value_name(*slot(g.policy), g.value)};
+  return RuleGate{g.policy, value_name(*slot(g.policy), g.value), g.release_get ? value_name(*slot("connector_release"), g.release) : ""};
 }
 
 const std::vector<std::string>& policy_names() {

@@ -222,15 +222,26 @@ std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p) {
   return std::nullopt;
 }
 
-const char* constructor_args(std::string_view cls) {
-  static const NameIndex<const char*> index = [] {
-    NameIndex<const char*> m;
-#define ACCORD_CONSTRUCTOR_ARGS(Class, Args) m.add(Class, Args);
+namespace {
+struct ConstructorArgs { const char* cls; const char* args; PolicyGate gate; };
+const ConstructorArgs kConstructorArgs[] = {
+#include "gate_macros.h"
+#define ACCORD_CONSTRUCTOR_ARGS(Class, Args, Gate) {Class, Args, Gate},
 #include "../tables/constructor_args.def"
-    m.seal();
-    return m;
-  }();
-  return index.find(cls).value_or(nullptr);
+#include "gate_macros_end.h"
+};
+}  // namespace
+
+const char* constructor_args(std::string_view cls) {
+  for (const auto& r : kConstructorArgs)
+    if (cls == r.cls) return r.args;
+  return nullptr;
+}
+
+const char* constructor_args(std::string_view cls, const Policy& p) {
+  for (const auto& r : kConstructorArgs)
+    if (cls == r.cls && r.gate.holds(p)) return r.args;
+  return nullptr;
 }
 
 bool takes_argument(const char* args, std::string_view name) {

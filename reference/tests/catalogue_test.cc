@@ -8,7 +8,9 @@
 namespace accord::reference::testing {
 namespace {
 
-enum Which { kBoth, kSpecOnly, kL16Only };
+/// The profiles a case is written for: kBoth the profiles of the 1.6.5 connector (spec, lightning-1.6 and their
+/// children), kSpecOnly, kL16Only (lightning-1.6 and its children), kL22Only the 2.2.5 connector's, kAll every profile.
+enum Which { kBoth, kSpecOnly, kL16Only, kL22Only, kAll };
 struct CodeCase { Which profiles; const char* code; const char* json; };
 
 const CodeCase kCodeCases[] = {
@@ -86,6 +88,59 @@ const CodeCase kCodeCases[] = {
     {kBoth, "info_slurm_managing", R"({"env": {"SLURM_NTASKS": "1", "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}})"},
     {kBoth, "info_amp", R"({"flags": {"precision": 16, "accelerator": "gpu"}, "hardware": {"cuda_devices": 1}})"},
     {kBoth, "info_auto_select_gpus", R"({"flags": {"auto_select_gpus": true, "accelerator": "gpu", "devices": 1}, "hardware": {"cuda_devices": 2}})"},
+    {kBoth, "err_unexpected_keyword", R"({"flags": {"use_distributed_sampler": true}})"},
+    // The 2.2.5 connector (lightning-2.2), in its vocabulary.
+    {kL22Only, "err_unexpected_keyword", R"({"flags": {"gpus": 2}})"},
+    {kL22Only, "err_flag_type", R"({"flags": {"benchmark": "yes"}})"},
+    {kL22Only, "err_value_out_of_range", R"({"flags": {"num_nodes": 4294967296}})"},
+    {kL22Only, "err_devices_type", R"({"flags": {"accelerator": "cuda", "devices": true}, "hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_devices_not_int", R"({"flags": {"accelerator": "cuda", "devices": "abc"}, "hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_precision_invalid", R"({"flags": {"precision": "mixed"}})"},
+    {kL22Only, "warn_precision_alias", R"({"flags": {"precision": 16, "accelerator": "cuda"}, "hardware": {"cuda_devices": 1}})"},
+    {kL22Only, "err_accelerator_unknown", R"({"flags": {"accelerator": "GPU"}})"},
+    {kL22Only, "err_strategy_unknown", R"({"flags": {"strategy": "ddp2"}})"},
+    {kL22Only, "err_strategy_invalid_type", R"({"flags": {"strategy": null}})"},
+    {kL22Only, "err_strategy_mps_unsupported", R"({"flags": {"strategy": "ddp"}, "hardware": {"mps": true}})"},
+    {kL22Only, "err_package_missing", R"({"flags": {"strategy": "bagua"}})"},
+    {kL22Only, "err_plugin_invalid", R"({"flags": {"plugins": ["foo"]}})"},
+    {kL22Only, "err_instance_argument", R"({"flags": {"plugins": [{"class": "Precision", "args": {"precision": "32-true"}}]}})"},
+    {kL22Only, "err_sync_batchnorm_layer_sync", R"({"flags": {"sync_batchnorm": true, "plugins": ["CustomLayerSync"]}})"},
+    {kL22Only, "err_plugins_duplicate", R"({"flags": {"plugins": ["SLURMEnvironment", "TorchElasticEnvironment"]}})"},
+    {kL22Only, "err_flag_conflict", R"({"flags": {"precision": "64-true", "plugins": ["DoublePrecision"]}})"},
+    {kL22Only, "err_strategy_component_twice",
+     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"precision_plugin": "Precision"}}, "plugins": ["DoublePrecision"]}})"},
+    {kL22Only, "err_parallel_devices_conflict",
+     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cpu", "cpu"]}}, "accelerator": "cuda"}, )"
+       R"("hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_num_nodes_invalid", R"({"flags": {"num_nodes": "2"}})"},
+    {kL22Only, "err_devices_zero", R"({"flags": {"devices": 0}})"},
+    {kL22Only, "err_accelerator_unavailable", R"({"flags": {"accelerator": "gpu"}})"},
+    {kL22Only, "err_gpus_none_available", R"({"flags": {"accelerator": "cuda", "devices": -2}, "hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_gpu_ids_not_unique", R"({"flags": {"accelerator": "cuda", "devices": [0, 0]}, "hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_gpu_ids_unavailable", R"({"flags": {"accelerator": "cuda", "devices": [5]}, "hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_gpu_devices_none", R"({"flags": {"accelerator": "cuda", "devices": "[]"}, "hardware": {"cuda_devices": 2}})"},
+    {kL22Only, "err_tpu_cores_invalid", R"({"flags": {"accelerator": "tpu", "devices": 2}, "hardware": {"tpu": true}})"},
+    {kL22Only, "err_cpu_devices_invalid", R"({"flags": {"accelerator": "cpu", "devices": -1}})"},
+    {kL22Only, "err_env_invalid", R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "x"}})"},
+    {kL22Only, "err_env_missing", R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "env": {"TORCHELASTIC_RUN_ID": "1"}})"},
+    {kL22Only, "err_slurm_ntasks_unsupported", R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "2"}})"},
+    {kL22Only, "err_strategy_needs_gpu", R"({"flags": {"strategy": "fsdp", "accelerator": "cpu"}})"},
+    {kL22Only, "err_fork_unsupported", R"({"flags": {"strategy": "ddp_fork", "accelerator": "cpu", "devices": 2}, "hardware": {"fork": false}})"},
+    {kL22Only, "err_start_method_unavailable",
+     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"start_method": "fork"}}, "accelerator": "cpu", "devices": 2}, )"
+       R"("hardware": {"fork": false}})"},
+    {kL22Only, "err_strategy_needs_device", R"({"flags": {"strategy": "single_xla"}, "hardware": {"tpu": true}})"},
+    {kL22Only, "dep_strategy_renamed", R"({"flags": {"strategy": "single_tpu"}, "hardware": {"tpu": true}})"},
+    {kL22Only, "err_accelerator_strategy_mismatch", R"({"flags": {"accelerator": "tpu", "strategy": "ddp"}, "hardware": {"tpu": true}})"},
+    {kL22Only, "err_strategy_plugin_mismatch", R"({"flags": {"accelerator": "tpu", "plugins": ["DoublePrecision"]}, "hardware": {"tpu": true}})"},
+    {kL22Only, "err_precision_unsupported", R"({"flags": {"accelerator": "tpu", "precision": "16-mixed"}, "hardware": {"tpu": true}})"},
+    {kL22Only, "err_bitsandbytes_needs_cuda", R"({"flags": {"plugins": ["BitsandbytesPrecision"]}, "hardware": {"packages": ["bitsandbytes"]}})"},
+    {kL22Only, "err_interactive_incompatible", R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "interactive": true})"},
+    {kL22Only, "err_precision_unset", R"({"flags": {"precision": 16.0}})"},
+    {kL22Only, "warn_benchmark_with_deterministic", R"({"flags": {"deterministic": true, "benchmark": true}})"},
+    {kL22Only, "warn_cpu_precision_16", R"({"flags": {"precision": "16-mixed"}})"},
+    {kL22Only, "info_amp", R"({"flags": {"precision": "bf16-mixed", "accelerator": "cuda"}, "hardware": {"cuda_devices": 1}})"},
+    {kL22Only, "info_interactive_single_gpu", R"({"flags": {}, "hardware": {"cuda_devices": 2}, "interactive": true})"},
 };
 
 // Plans that exercise the rules no error case reaches.
@@ -164,10 +219,47 @@ const char* kPlanCases[] = {
     R"({"flags": {"gpus": 2, "accelerator": "cpu"}, "hardware": {"cuda_devices": 2}})",
     R"({"flags": {"sync_batchnorm": true, "plugins": ["NativeSyncBatchNorm"]}})",
     R"({"flags": {"strategy": {"class": "DDPStrategy"}, "accelerator": "cpu", "devices": 2}, "env": {"LOCAL_RANK": "1", "NODE_RANK": "1"}})",
+    // lightning-2.2 plans (2.x vocabulary; in a 1.6 profile they are errors or other plans)
+    R"({"flags": {}, "hardware": {"mps": true}})",
+    R"({"flags": {"accelerator": "mps", "devices": "auto", "deterministic": "warn"}, "hardware": {"mps": true}})",
+    R"({"flags": {"accelerator": "cuda", "devices": 2, "precision": "16-true", "sync_batchnorm": true}, "hardware": {"cuda_devices": 2}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2}, "interactive": true})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2, "num_nodes": 2, "precision": "64-true"}, "env": {"PL_TRAINER_BENCHMARK": "True"}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2, "strategy": "DDP_Spawn"}, "env": {"RANK": "1"}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2, "plugins": "MPIEnvironment"}, "hardware": {"packages": ["mpi4py"]}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"OMPI_COMM_WORLD_SIZE": "2"}, "hardware": {"packages": ["mpi4py"]}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"LSB_JOBID": "1", "LSB_DJOB_RANKFILE": "", "JSM_NAMESPACE_LOCAL_RANK": "0", )"
+      R"("JSM_NAMESPACE_SIZE": "2", "JSM_NAMESPACE_RANK": "0"}})",
+    R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"SLURM_NTASKS": "2", "SLURM_NTASKS_PER_NODE": "2", "SLURM_PROCID": "0", )"
+      R"("SLURM_LOCALID": "0", "SLURM_NODEID": "0", "SLURM_JOB_NAME": "train"}})",
+    R"({"flags": {"accelerator": "cuda", "devices": [0, 1]}, "env": {"TORCHELASTIC_RUN_ID": "x", "RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "2", )"
+      R"("GROUP_RANK": "0"}, "hardware": {"cuda_devices": 1}})",
+    R"({"flags": {"strategy": "fsdp", "accelerator": "cuda", "devices": 2, "precision": "bf16-mixed"}, "env": {"SLURM_NTASKS": "2", )"
+      R"("SLURM_NTASKS_PER_NODE": "2", "SLURM_PROCID": "0", "SLURM_LOCALID": "0", "SLURM_NODEID": "0"}, "hardware": {"cuda_devices": 2}})",
+    R"({"flags": {"strategy": "deepspeed_stage_2", "accelerator": "cuda", "devices": 2, "precision": "16-mixed"}, )"
+      R"("hardware": {"cuda_devices": 2, "packages": ["deepspeed"]}})",
+    R"({"flags": {"precision": "transformer-engine", "accelerator": "cuda"}, "hardware": {"cuda_devices": 1, "packages": ["transformer_engine"]}})",
+    R"({"flags": {"plugins": ["BitsandbytesPrecision"], "accelerator": "cuda"}, "hardware": {"cuda_devices": 1, "packages": ["bitsandbytes"]}})",
+    R"({"flags": {"accelerator": "tpu", "devices": [3], "precision": "bf16-true"}, "hardware": {"tpu": true}})",
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"accelerator": "CUDAAccelerator", "precision_plugin": "Precision", )"
+      R"("checkpoint_io": "TorchCheckpointIO", "cluster_environment": "LightningEnvironment", "parallel_devices": ["cuda:0", "cuda:1"]}}}, )"
+      R"("hardware": {"cuda_devices": 2}})",
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cpu", "cpu"]}}}})",
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"accelerator": "cpu"}}}})",
+    R"({"flags": {"accelerator": "CPUAccelerator", "devices": 1, "precision": "16-mixed", "plugins": ["TorchSyncBatchNorm", "AsyncCheckpointIO"]}})",
+    R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"cluster_environment": "LightningEnvironment"}}, "plugins": ["SLURMEnvironment"]}})",
 };
 
 bool applies(Which w, Profile p) {
-  return w == kBoth || (w == kSpecOnly) == (p == Profile::kSpec);
+  bool release16 = policy(p).connector_release == ConnectorRelease::kLightning16;
+  switch (w) {
+    case kAll: return true;
+    case kBoth: return release16;
+    case kSpecOnly: return p == Profile::kSpec;
+    case kL16Only: return release16 && p != Profile::kSpec;
+    case kL22Only: return !release16;
+  }
+  return false;
 }
 
 bool emitted(const Outcome& o, const std::string& code) {

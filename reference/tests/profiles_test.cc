@@ -66,7 +66,9 @@ TEST(ProfilesTable, GatesNamePolicies) {
     auto r = static_cast<RuleId>(k);
     auto g = rule_gate(r);
     for (const auto& p : profiles())
-      EXPECT_EQ(rule_in_profile(r, p.profile), !g || *policy_value(p.policy, g->policy) == g->value) << rule_wire(r);
+      EXPECT_EQ(rule_in_profile(r, p.profile), !g || (*policy_value(p.policy, g->policy) == g->value &&
+                                                     (g->release.empty() || *policy_value(p.policy, "connector_release") == g->release)))
+          << rule_wire(r);
   }
   EXPECT_FALSE(gating.empty());
 }

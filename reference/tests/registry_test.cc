@@ -33,9 +33,13 @@ TEST(Registry, TwentyEightStrategyNamesAllLowerCaseAndUnique) {
 }
 
 TEST(Registry, AcceleratorRegistryOrder) {
-  std::vector<std::string> names;
-  for (const auto& a : accelerators()) names.push_back(a.name);
+  std::vector<std::string> names, names22;
+  for (const auto& a : accelerators()) {
+    if (in_profile(a, policy(Profile::kLightning16))) names.push_back(a.name);
+    if (in_profile(a, policy(Profile::kLightning22))) names22.push_back(a.name);
+  }
   EXPECT_EQ(names, (std::vector<std::string>{"cpu", "gpu", "hpu", "ipu", "tpu"}));
+  EXPECT_EQ(names22, (std::vector<std::string>{"cpu", "cuda", "mps", "tpu"}));  // 2.2.5: registered in class-name order
 }
 
 TEST(Registry, ClassNamesAreUniqueAcrossTables) {

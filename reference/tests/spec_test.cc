@@ -68,13 +68,14 @@ void expect_block(const std::string& text, const std::string& what, const std::s
 
 std::string gate_cell(const std::optional<RuleGate>& g) {
   if (!g) return "all";
-  if (g->value == "true") return code(g->policy);
-  if (g->value == "false") return "not " + code(g->policy);
-  return code(g->policy) + " = " + code(g->value);
+  std::string release = g->release.empty() ? "" : code("connector_release") + " = " + code(g->release) + ", ";
+  if (g->value == "true") return release + code(g->policy);
+  if (g->value == "false") return release + "not " + code(g->policy);
+  return release + code(g->policy) + " = " + code(g->value);
 }
 std::string gate_cell(const PolicyGate& g) {
   if (!g.policy) return gate_cell(std::nullopt);
-  return gate_cell(RuleGate{g.policy, policy_values(g.policy).at(static_cast<std::size_t>(g.value))});
+  return gate_cell(RuleGate{g.policy, policy_values(g.policy).at(static_cast<std::size_t>(g.value)), ""});
 }
 
 TEST(SpecTables, ProfilesTable) {

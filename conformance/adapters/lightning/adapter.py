@@ -327,12 +327,14 @@ def _known_classes():
     """The class names of accord's tables (reference/tables): the strings PROTOCOL.md reads as instances."""
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "reference", "tables")
     names = set()
-    for table in ("accelerators", "strategy_classes", "precision_plugins", "cluster_envs", "other_classes"):
+    # the column of the class name among each row's quoted cells
+    for table, column in (("accelerators", 1), ("strategy_classes", 0), ("precision_plugins", 0), ("cluster_envs", 0),
+                          ("other_classes", 0)):
         try:
             with open(os.path.join(root, table + ".def"), encoding="utf-8") as f:
                 for line in f:
                     if line.startswith("ACCORD_"):
-                        names.update(n for n in re.findall(r'"(\w+)"', line)[:2] if CLASS_NAME.match(n))
+                        names.add(re.findall(r'"(\w*)"', line)[column])
         except OSError:
             pass
     return names or None

@@ -166,7 +166,8 @@ bool realize(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan
   const auto& env = row(*sel.cluster_env);
   plan.cluster_environment.cls = env.cls;
   plan.cluster_environment.creates_processes_externally =
-      env.external == ExternalRule::kAlways || c.env_var("LOCAL_RANK") != nullptr;
+      env.external == ExternalRule::kAlways ||
+      (env.external == ExternalRule::kIfLocalRank && c.env_var("LOCAL_RANK") != nullptr);
   if (!world_ranks(c, sel, plan) || !launcher(c, sel, plan) || !exclusive_late(c, sel)) return false;
   c.fire(RuleId::kIsDistributed);
   plan.is_distributed = cls.distributed;

@@ -44,6 +44,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
     plan.launcher.start_method = kMethods[k];
     if (cls.launcher == LauncherKind::kSubprocessScript && plan.strategy.family == "ddp") plan.strategy.family = kFamilies[k];
   }
+  if (sel.strategy_is_instance) plan.strategy.name = plan.strategy.family;  // an instance is named after its family
   plan.launcher.interactive_compatible = kind == LauncherKind::kNone || kind == LauncherKind::kXla ||
                                          (kind == LauncherKind::kSpawn && method == "fork");
   if (!c.in.interactive || kind == LauncherKind::kNone) return true;
@@ -96,8 +97,16 @@ bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& pl
   }
   const auto& env = row(*sel.cluster_env);
   plan.cluster_environment.cls = env.cls;
-  plan.cluster_environment.creates_processes_externally = env.external == ExternalRule::kAlways || c.env_var("LOCAL_RANK") != nullptr;
+  plan.cluster_environment.creates_processes_externally =
+      env.external == ExternalRule::kAlways || (env.external == ExternalRule::kIfLocalRank && c.env_var("LOCAL_RANK") != nullptr);
   if (!world_ranks(c, sel, plan)) return false;
+  if (env.id == ClusterEnvId::kXla) {
+    // XLAEnvironment asks the torch_xla runtime (fabric/plugins/environments/xla.py): before the XLA launcher spawns,
+    // one process of rank 0. Its host_index is not read here (null).
+    plan.cluster_environment.world_size = 1;
+    plan.cluster_environment.global_rank = 0;
+    plan.cluster_environment.local_rank = 0;
+  }
   if (!launcher(c, sel, plan) || !exclusive(c, sel)) return false;
   c.fire(RuleId::kIsDistributed);
   plan.is_distributed = cls.distributed;

@@ -25,6 +25,14 @@ constexpr std::array<AutoRule, 4> kAutoRules = {{{RuleId::kAutoTpu, AcceleratorI
                                                  {RuleId::kAutoGpu, AcceleratorId::kCuda},
                                                  {RuleId::kAutoCpu, AcceleratorId::kCpu}}};
 
+/// "['cpu', 'cuda']": the registry names whose accelerator is available (in registry order).
+std::string available_names(const Resolution& c) {
+  std::string names;
+  for (const auto& r : accelerators())
+    if (in_profile(r, c.pol) && available(c.in.hardware, r.id)) names += std::string(names.empty() ? "'" : ", '") + r.name + "'";
+  return "[" + names + "]";
+}
+
 /// The flag as Lightning prints it in the devices message: the string, or an instance's class name.
 std::string flag_name(const Selection& sel) {
   return sel.accelerator_is_instance ? row(sel.accelerator).cls : row(sel.accelerator).name;
@@ -47,7 +55,8 @@ bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
     c.fire(RuleId::kGpuAlias);  // _choose_gpu_accelerator_backend
     if (c.in.hardware.mps) sel.accelerator = AcceleratorId::kMps;
     else if (c.in.hardware.cuda_devices > 0) sel.accelerator = AcceleratorId::kCuda;
-    else return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator", "'gpu'")});
+    else return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", "`MPSAccelerator` or `CUDAAccelerator`"),
+                                                           fld("available", available_names(c)), fld("accelerator", "'gpu'")});
   } else if (a.kind == AcceleratorFlag::Kind::kText) {
     // A strategy instance's accelerator string, unchecked until the registry lookup.
     c.fire(RuleId::kAcceleratorUnknown);
@@ -73,10 +82,7 @@ bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (!sel.accelerator_is_instance && !accelerator_constructible(c, sel.accelerator)) return false;
   c.fire(RuleId::kAcceleratorAvailable);
   if (available(c.in.hardware, sel.accelerator)) return true;
-  std::string names;
-  for (const auto& r : accelerators())
-    if (in_profile(r, c.pol) && available(c.in.hardware, r.id)) names += std::string(names.empty() ? "'" : ", '") + r.name + "'";
-  return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", row(sel.accelerator).cls), fld("available", "[" + names + "]"),
+  return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", row(sel.accelerator).cls), fld("available", available_names(c)),
                                                     fld("accelerator", sel.accelerator_is_instance ? std::string(row(sel.accelerator).cls) + "()"
                                                                                                    : "'" + std::string(row(sel.accelerator).name) + "'")});
 }
@@ -99,15 +105,16 @@ bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
     d = &counted.emplace(PyValue::integer(n));
   }
   ParsedDevices p;
-  if (acc.parser == DeviceParser::kGpu || acc.parser == DeviceParser::kMps) p.error = check_device_type22(*d, "devices");
+  if (acc.parser == DeviceParser::kGpu || acc.parser == DeviceParser::kMps) {  // _parse_gpu_ids starts with _check_data_type
+    c.fire(acc.parser == DeviceParser::kGpu ? RuleId::kParseGpu : RuleId::kParseMps);
+    p.error = check_device_type22(*d, "devices");
+  }
   if (!p.error) switch (acc.parser) {
     case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); p = parse_cpu(*d, "devices"); break;
     case DeviceParser::kGpu:
-      c.fire(RuleId::kParseGpu);
       p = parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)});
       break;
     case DeviceParser::kMps:
-      c.fire(RuleId::kParseMps);
       p = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)});
       for (size_t k = 0; k < p.parallel.size(); ++k) p.parallel[k] = "mps:" + std::to_string(k);  // positions, not ids
       break;

@@ -79,7 +79,12 @@ bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (!fallback_checks(c, sel, *strategy)) return false;
   if (strategy->is_str() && row(*strategy_by_name(strategy->str, c.pol)).cls == StrategyClass::kSingleTpuLegacy)
     c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py
-  return instantiate_strategy(c, sel, *strategy);
+  if (!instantiate_strategy(c, sel, *strategy)) return false;
+  // SingleDeviceXLAStrategy(device=<int>): xm.xla_device(n) is the device `xla:<n>`.
+  if (row(*sel.strategy_cls).group == StrategyGroup::kTpu && !sel.root_device.empty() &&
+      sel.root_device.find_first_not_of("0123456789") == std::string::npos)
+    sel.root_device = "xla:" + sel.root_device;
+  return true;
 }
 
 // PL 2.2.5 _check_and_init_precision and _validate_precision_choice.
@@ -94,7 +99,9 @@ bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel) 
     c.fire(RuleId::kPluginGiven);
     const PyValue& v = flags.precision_plugin_flag->inst->arg("precision");
     const PyValue& d = flags.precision_plugin_flag->inst->arg("device");
-    sel.precision_plan = plugin_plan(r, v.is_absent() ? r.default_precision : py_str(v), d.is_absent() ? "" : py_str(d));
+    // MixedPrecision's required `device`: the protocol's default device is cuda (as for 1.6's native AMP plugin).
+    std::string device = d.is_none() ? (r.id == PrecisionPluginId::kMixedV2 ? "cuda" : "") : py_str(d);
+    sel.precision_plan = plugin_plan(r, v.is_absent() ? r.default_precision : py_str(v), device);
     return true;
   }
   const std::string& p = flags.precision.str;

@@ -246,7 +246,7 @@ bool construct(Resolution& c, const PyValue& v) {
   if (!ci) return true;
   // Python binds the keyword arguments before the constructor body runs: the first one (in name order, as the
   // case writes them) the signature lacks is a TypeError (validate.instance-arguments).
-  const char* takes = v.inst->args.empty() ? nullptr : constructor_args(v.inst->cls);  // no arguments: nothing to bind
+  const char* takes = v.inst->args.empty() ? nullptr : constructor_args(v.inst->cls, c.pol);  // no arguments: nothing to bind
   if (takes) {
     for (const auto& [k, a] : v.inst->args) {
       if (takes_argument(takes, k)) continue;

@@ -91,7 +91,8 @@ bool rule_in_profile(RuleId r, Profile p);
 /// belongs to every profile.
 struct RuleGate {
   std::string policy;
-  std::string value;  ///< `true`, `false` or an enum value
+  std::string value;    ///< `true`, `false` or an enum value
+  std::string release;  ///< the connector_release value the rule also needs (IN_RELEASE); "" none
 };
 std::optional<RuleGate> rule_gate(RuleId r);
 /// The names of every policy of tables/policies.def, in table order.

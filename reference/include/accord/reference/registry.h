@@ -15,7 +15,7 @@ enum class DeviceParser { kCpu, kGpu, kHpu, kIpu, kTpu, kMps, kXla };
 enum class StrategyGroup { kAny, kTpu, kHpu };
 enum class AmpGroup { kPlain, kSharded, kFullySharded, kDeepSpeed };
 enum class InteractiveRule { kAlways, kNever, kForkOnly };
-enum class ExternalRule { kAlways, kIfLocalRank };
+enum class ExternalRule { kAlways, kIfLocalRank, kNever };
 /// Where a strategy class's `root_device` comes from (strategy_classes.def, column Root).
 enum class RootDevice { kArg, kLocalRank, kFirst, kNone };
 enum class ClassKind { kAccelerator, kStrategy, kPrecisionPlugin, kClusterEnvironment, kCheckpointIO, kLayerSync };
@@ -122,6 +122,8 @@ std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p);
 /// The keyword arguments the constructor of `cls` takes (tables/constructor_args.def): `*` for any (**kwargs),
 /// else `|`-separated names ("" for none); nullptr for a class without a row.
 const char* constructor_args(std::string_view cls);
+/// The arguments in the profile whose policies are `p` (a class whose signature changed between releases has a row each).
+const char* constructor_args(std::string_view cls, const Policy& p);
 /// Whether a constructor whose arguments are `args` (a constructor_args cell) takes the keyword `name`.
 bool takes_argument(const char* args, std::string_view name);
 /// Every known class name, sorted (each once).
