@@ -228,7 +228,7 @@ def profile_titles(accord):
     for line in run([accord, "list", "profiles"]).splitlines():
         cols = line.split("\t")
         if len(cols) >= 5:
-            titles[cols[0]] = "%s: %s" % (cols[3], cols[4])
+            titles[cols[0]] = cols[4]
     return titles
 
 
