@@ -73,6 +73,7 @@ void determinism_flags(Case c, Profile p) {
 
 // The 1.6.5 connector's behaviour (lightning-2.2 differs by design: PL 2.2.5 _AcceleratorConnector; its corpus and
 // the differential run against the real 2.2.5 check it instead).
-ACCORD_PROP_PROFILES_WHERE(DeterminismFlags, determinism_flags, [](const reference::Policy& pol) { return pol.connector_release == reference::ConnectorRelease::kLightning16; })
+ACCORD_PROP_PROFILES_WHERE(DeterminismFlags, determinism_flags,
+                           [](const reference::Policy& pol) { return pol.connector_release == reference::ConnectorRelease::kLightning16; })
 
 }  // namespace accord::prop

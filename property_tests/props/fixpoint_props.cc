@@ -142,6 +142,7 @@ void fixpoint(const Case& c, Profile p) {
 
 // The 1.6.5 connector's behaviour (lightning-2.2 differs by design: PL 2.2.5 _AcceleratorConnector; its corpus and
 // the differential run against the real 2.2.5 check it instead).
-ACCORD_PROP_PROFILES_WHERE(Fixpoint, fixpoint, [](const reference::Policy& pol) { return pol.connector_release == reference::ConnectorRelease::kLightning16; })
+ACCORD_PROP_PROFILES_WHERE(Fixpoint, fixpoint,
+                           [](const reference::Policy& pol) { return pol.connector_release == reference::ConnectorRelease::kLightning16; })
 
 }  // namespace accord::prop

@@ -150,18 +150,21 @@ std::optional<AcceleratorId> accelerator_by_name(std::string_view name, const Po
 
 std::optional<StrategyId> strategy_by_name(std::string_view name, const Policy& p) {
   // Each name, then the next row of the same name: a name registered in two releases with different rows.
-  static const NameIndex<StrategyId> index = [] {
-    NameIndex<StrategyId> m;
-    for (const auto& r : strategies()) m.add(r.name, r.id);
-    m.seal();
+  struct Index { NameIndex<int> first; std::vector<int> next; };
+  static const Index index = [] {
+    Index m;
+    const size_t n = strategies().size();
+    m.next.assign(n, -1);
+    for (size_t k = 0; k < n; ++k) {
+      m.first.add(strategies().begin()[k].name, static_cast<int>(k));
+      for (size_t j = k + 1; j < n; ++j)
+        if (std::string_view(strategies().begin()[j].name) == strategies().begin()[k].name) { m.next[k] = static_cast<int>(j); break; }
+    }
+    m.first.seal();
     return m;
   }();
-  auto id = index.find(name);
-  if (!id) return std::nullopt;
-  for (size_t k = static_cast<size_t>(*id); k < strategies().size(); ++k) {
-    const StrategyRow& r = strategies().begin()[k];
-    if (r.gate.holds(p) && name == r.name) return r.id;
-  }
+  for (int k = index.first.find(name).value_or(-1); k >= 0; k = index.next[static_cast<size_t>(k)])
+    if (strategies().begin()[k].gate.holds(p)) return strategies().begin()[k].id;
   return std::nullopt;
 }
 
@@ -205,20 +208,38 @@ std::optional<ClassInfo> class_by_name(std::string_view cls) {
   return index.find(cls);
 }
 
+namespace {
+/// Every class row of every table, in table order, with the next row of the same name (-1: none).
+struct ClassRow { std::string_view name; ClassInfo info; PolicyGate gate; int next; };
+struct ClassRows {
+  std::vector<ClassRow> rows;
+  NameIndex<int> first;  ///< name -> the first row of that name
+};
+const ClassRows& class_rows() {
+  static const ClassRows all = [] {
+    ClassRows out;
+    auto add = [&](std::string_view name, ClassInfo info, PolicyGate gate) { out.rows.push_back({name, info, gate, -1}); };
+    for (const auto& r : accelerators()) add(r.cls, {ClassKind::kAccelerator, static_cast<int>(r.id), true}, r.gate);
+    for (const auto& r : strategy_classes()) add(r.cls, {ClassKind::kStrategy, static_cast<int>(r.id), true}, r.gate);
+    for (const auto& r : precision_plugins()) add(r.cls, {ClassKind::kPrecisionPlugin, static_cast<int>(r.id), true}, r.gate);
+    for (const auto& r : cluster_envs()) add(r.cls, {ClassKind::kClusterEnvironment, static_cast<int>(r.id), true}, r.gate);
+    for (const auto& r : other_classes()) add(r.cls, {r.kind, -1, r.native}, r.gate);
+    for (size_t k = out.rows.size(); k-- > 0;) {  // chain each row to the next of its name
+      for (size_t j = k + 1; j < out.rows.size(); ++j)
+        if (out.rows[j].name == out.rows[k].name) { out.rows[k].next = static_cast<int>(j); break; }
+    }
+    for (size_t k = 0; k < out.rows.size(); ++k) out.first.add(out.rows[k].name, static_cast<int>(k));
+    out.first.seal();
+    return out;
+  }();
+  return all;
+}
+}  // namespace
+
 std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p) {
-  auto any = class_by_name(cls);  // most names have one row: the index answers them
-  if (!any) return std::nullopt;
-  auto holds = [&](const auto& r) { return cls == r.cls && r.gate.holds(p); };
-  for (const auto& r : accelerators())
-    if (holds(r)) return ClassInfo{ClassKind::kAccelerator, static_cast<int>(r.id), true};
-  for (const auto& r : strategy_classes())
-    if (holds(r)) return ClassInfo{ClassKind::kStrategy, static_cast<int>(r.id), true};
-  for (const auto& r : precision_plugins())
-    if (holds(r)) return ClassInfo{ClassKind::kPrecisionPlugin, static_cast<int>(r.id), true};
-  for (const auto& r : cluster_envs())
-    if (holds(r)) return ClassInfo{ClassKind::kClusterEnvironment, static_cast<int>(r.id), true};
-  for (const auto& r : other_classes())
-    if (holds(r)) return ClassInfo{r.kind, -1, r.native};
+  const ClassRows& all = class_rows();
+  for (auto k = all.first.find(cls).value_or(-1); k >= 0; k = all.rows[static_cast<size_t>(k)].next)
+    if (all.rows[static_cast<size_t>(k)].gate.holds(p)) return all.rows[static_cast<size_t>(k)].info;
   return std::nullopt;
 }
 

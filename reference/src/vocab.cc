@@ -152,7 +152,11 @@ bool precision_whitelisted(const std::string& text) {
 
 std::optional<PrecisionReading22> precision_reading22(const PyValue& p) {
   for (const auto& r : precision_spellings()) {
-    if (!r.convert22 || !py_eq(p, r.value)) continue;
+    if (!r.convert22) continue;
+    // `precision in supported` (==): a str equals the str rows of its text, a number the int rows of its value.
+    bool equal = p.is_str() ? r.type == PrecisionType::kStr && p.str == r.text
+                            : r.type == PrecisionType::kInt && !p.is_str() && py_eq(p, r.value);
+    if (!equal) continue;
     PrecisionReading22 out{PyValue::string(py_str(p)), py_str(p), false};
     if (p.kind == PyValue::Kind::kFloat) return out;  // str(16.0) is "16.0": no alias
     const PrecisionSpelling& to = precision_spelling(*r.convert22);

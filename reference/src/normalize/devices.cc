@@ -251,7 +251,11 @@ ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count) {
   ParsedDevices r;
   r.parsed = t;
   if (t.kind == PyValue::Kind::kInt && (t.i == 1 || t.i == count)) {
-    for (long long k = 0; k < t.i; ++k) r.parallel.push_back("xla:" + std::to_string(k));
+    r.parallel.reserve(static_cast<size_t>(t.i));
+    for (long long k = 0; k < t.i; ++k) {
+      char buf[32] = "xla:";
+      r.parallel.emplace_back(buf, std::to_chars(buf + 4, buf + sizeof buf, k).ptr);
+    }
     return r;
   }
   if (t.kind == PyValue::Kind::kList && t.list.size() == 1 && t.list[0].as_int() >= 0 && t.list[0].as_int() <= count - 1) {

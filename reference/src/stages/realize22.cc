@@ -6,9 +6,9 @@ namespace accord::reference::detail {
 namespace {
 
 /// The strategy's `start_method` (DDPStrategy and its subclasses; "popen" by default), from its parameters.
-std::string start_method(const Plan& plan) {
+std::string_view start_method(const Plan& plan) {
   for (const auto& [k, v] : plan.strategy.params)
-    if (k == "start_method" && v.size() >= 2 && v.front() == '"') return v.substr(1, v.size() - 2);
+    if (k == "start_method" && v.size() >= 2 && v.front() == '"') return std::string_view(v).substr(1, v.size() - 2);
   return "popen";
 }
 
@@ -16,7 +16,7 @@ std::string start_method(const Plan& plan) {
 bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   const auto& cls = row(*sel.strategy_cls);
   LauncherKind kind = cls.launcher;
-  std::string method;
+  std::string_view method;
   if (kind == LauncherKind::kSubprocessScript && cls.amp != AmpGroup::kFullySharded) {
     method = start_method(plan);  // DDPStrategy and DeepSpeedStrategy: popen -> the script launcher, else multiprocessing
     if (method != "popen") kind = LauncherKind::kSpawn;
@@ -30,7 +30,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   if (kind == LauncherKind::kSpawn || kind == LauncherKind::kXla) {
     c.fire(RuleId::kStartMethod);
     if (method != "spawn" && !c.in.hardware.fork)  // fork and forkserver need the fork start method
-      return c.fail(DiagCode::kStartMethodUnavailable, {fld("start_method", method), fld("available", "spawn")});
+      return c.fail(DiagCode::kStartMethodUnavailable, {fld("start_method", std::string(method)), fld("available", "spawn")});
   }
   if (kind == LauncherKind::kSpawn || kind == LauncherKind::kXla) {
   }

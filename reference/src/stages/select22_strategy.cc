@@ -5,8 +5,14 @@
 namespace accord::reference::detail {
 namespace {
 
+/// `SingleDeviceStrategy(device=...)` and its XLA kin, built once per (class, device) and thread, then shared.
 PyValue single(StrategyClass cls, const std::string& device) {
-  return PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}});
+  struct Built { StrategyClass cls; std::string device; PyValue value; };
+  thread_local std::vector<Built> built;
+  for (const auto& b : built)
+    if (b.cls == cls && b.device == device) return b.value;
+  built.push_back({cls, device, PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}})});
+  return built.back().value;
 }
 
 /// `flag in ("cuda", "gpu", "mps")` or an instance of CUDAAccelerator / MPSAccelerator (the 2.2.5 isinstance check).
@@ -60,11 +66,14 @@ bool strategy_precision(Resolution& c, const PrecisionPluginRow& r, RuleId rule,
   if (*r.package && !c.in.hardware.has_package(r.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", r.cls), fld("package", r.package)});
   bool ok = false;
-  std::string allowed;
-  for (const auto& a : split_cell(r.accepts)) {
-    ok = ok || a == precision;
-    allowed += (allowed.empty() ? "('" : ", '") + a + "'";
+  for (std::string_view cell(r.accepts); !cell.empty() && !ok;) {  // the `|`-separated values, read in place
+    size_t bar = cell.find('|');
+    ok = cell.substr(0, bar) == precision;
+    cell.remove_prefix(bar == std::string_view::npos ? cell.size() : bar + 1);
   }
+  std::string allowed;
+  if (!ok)
+    for (const auto& a : split_cell(r.accepts)) allowed += (allowed.empty() ? "('" : ", '") + a + "'";
   if (!ok) return c.fail(DiagCode::kPrecisionUnsupported, {fld("precision", PyValue::string(precision)), fld("owner", r.cls), fld("allowed", allowed + ")")});
   sel.precision_plan = plugin_plan(r, precision);
   return true;
@@ -77,7 +86,7 @@ bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   const PyValue* strategy = &flags.strategy_flag;
   if (py_eq_str(*strategy, "auto")) strategy = &chosen.emplace(default_choice(c, flags, sel));
   if (!fallback_checks(c, sel, *strategy)) return false;
-  if (strategy->is_str() && row(*strategy_by_name(strategy->str, c.pol)).cls == StrategyClass::kSingleTpuLegacy)
+  if (strategy->is_str() && strategy->str == "single_tpu")
     c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py
   if (!instantiate_strategy(c, sel, *strategy)) return false;
   // SingleDeviceXLAStrategy(device=<int>): xm.xla_device(n) is the device `xla:<n>`.
@@ -104,45 +113,47 @@ bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel) 
     sel.precision_plan = plugin_plan(r, v.is_absent() ? r.default_precision : py_str(v), device);
     return true;
   }
-  const std::string& p = flags.precision.str;
+  using namespace std::string_view_literals;
+  const std::string_view p = flags.precision.str;  // compared with literals by size first, then bytes
   const auto& cls = row(*sel.strategy_cls);
-  if (cls.group == StrategyGroup::kTpu) return strategy_precision(c, row(PrecisionPluginId::kXlaV2), RuleId::kXla, p, sel);
-  if (cls.amp == AmpGroup::kDeepSpeed) return strategy_precision(c, row(PrecisionPluginId::kDeepSpeedV2), RuleId::kDeepSpeed, p, sel);
-  if (cls.amp == AmpGroup::kFullySharded) return strategy_precision(c, row(PrecisionPluginId::kFsdpV2), RuleId::kFsdp, p, sel);
-  if (p == "16-true" || p == "bf16-true") {
+  const std::string& text = flags.precision.str;
+  if (cls.group == StrategyGroup::kTpu) return strategy_precision(c, row(PrecisionPluginId::kXlaV2), RuleId::kXla, text, sel);
+  if (cls.amp == AmpGroup::kDeepSpeed) return strategy_precision(c, row(PrecisionPluginId::kDeepSpeedV2), RuleId::kDeepSpeed, text, sel);
+  if (cls.amp == AmpGroup::kFullySharded) return strategy_precision(c, row(PrecisionPluginId::kFsdpV2), RuleId::kFsdp, text, sel);
+  if (p == "16-true"sv || p == "bf16-true"sv) {
     c.fire(RuleId::kHalf);
-    sel.precision_plan = plugin_plan(row(PrecisionPluginId::kHalfV2), p);
+    sel.precision_plan = plugin_plan(row(PrecisionPluginId::kHalfV2), text);
     return true;
   }
-  if (p == "32-true" || p == "64-true") {
-    c.fire(p == "32-true" ? RuleId::kFull32 : RuleId::kDouble64);
-    sel.precision_plan = plugin_plan(row(p == "32-true" ? PrecisionPluginId::kPrecisionV2 : PrecisionPluginId::kDoubleV2), p);
+  if (p == "32-true"sv || p == "64-true"sv) {
+    c.fire(p == "32-true"sv ? RuleId::kFull32 : RuleId::kDouble64);
+    sel.precision_plan = plugin_plan(row(p == "32-true"sv ? PrecisionPluginId::kPrecisionV2 : PrecisionPluginId::kDoubleV2), text);
     return true;
   }
-  if (p == "transformer-engine" || p == "transformer-engine-float16") {
+  if (p == "transformer-engine"sv || p == "transformer-engine-float16"sv) {
     c.fire(RuleId::kTransformerEngine);
     const auto& r = row(PrecisionPluginId::kTransformerEngine);
     if (!c.in.hardware.has_package(r.package))
       return c.fail(DiagCode::kPackageMissing, {fld("component", r.cls), fld("package", r.package)});
-    sel.precision_plan = plugin_plan(r, p);
+    sel.precision_plan = plugin_plan(r, text);
     return true;
   }
   // `self._accelerator_flag == "cpu"`: the string, not a CPUAccelerator instance.
   bool cpu_flag = sel.accelerator == AcceleratorId::kCpu && !sel.accelerator_is_instance;
-  std::string value = p;
-  if (value == "16-mixed" && cpu_flag) {
+  std::string_view value = p;
+  if (value == "16-mixed"sv && cpu_flag) {
     c.fire(RuleId::kCpu16ToBf16);
     c.note(DiagCode::kCpuPrecision16);
-    value = "bf16-mixed";
+    value = "bf16-mixed"sv;
   }
-  if (value == "16-mixed" || value == "bf16-mixed") {
+  if (value == "16-mixed"sv || value == "bf16-mixed"sv) {
     c.fire(RuleId::kMixed);
-    c.note(DiagCode::kAmpInfo, {fld("kind", value == "16-mixed" ? "16bit" : "bfloat16")});
-    sel.precision_plan = plugin_plan(row(PrecisionPluginId::kMixedV2), value, cpu_flag ? "cpu" : "cuda");
+    c.note(DiagCode::kAmpInfo, {fld("kind", value == "16-mixed"sv ? "16bit" : "bfloat16")});
+    sel.precision_plan = plugin_plan(row(PrecisionPluginId::kMixedV2), std::string(value), cpu_flag ? "cpu" : "cuda");
     return true;
   }
   c.fire(RuleId::kPrecisionUnset);
-  return c.fail(DiagCode::kPrecisionUnset, {fld("precision", PyValue::string(p))});
+  return c.fail(DiagCode::kPrecisionUnset, {fld("precision", PyValue::string(text))});
 }
 
 }  // namespace accord::reference::detail

@@ -145,15 +145,19 @@ const std::vector<std::pair<std::string, std::string>>& registered_params(Strate
   return split[static_cast<size_t>(id)];
 }
 
-/// "bagua, ddp, ...": every name the profile registers, sorted (the `allowed` field of strategy-unknown).
-std::string registered_names(const Policy& p) {
+/// "bagua, ddp, ...": every name the profile registers, sorted (the `allowed` field of strategy-unknown); worked out
+/// once per profile.
+const std::string& registered_names(const Policy& p) {
+  thread_local std::vector<std::pair<const Policy*, std::string>> done;
+  for (const auto& [pol, names] : done)
+    if (pol == &p) return names;
   std::vector<std::string> names;
   for (const auto& r : strategies())
     if (in_profile(r, p)) names.push_back(r.name);
   std::sort(names.begin(), names.end());
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
+  return done.emplace_back(&p, std::move(out)).second;
 }
 
 }  // namespace

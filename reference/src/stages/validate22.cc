@@ -36,7 +36,8 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
   PyValue& f = flags.strategy_flag;
   if (f.is_str()) {
     c.fire(RuleId::kStrategyLowercase);
-    f.str = ascii_lower(f.str);
+    for (auto& ch : f.str)  // str.lower() of an ASCII name, in place
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
     // _LIGHTNING_BAGUA_AVAILABLE / _LIGHTNING_COLOSSALAI_AVAILABLE: the strategy lives in its own package.
     for (auto [name, package] : {std::pair{"bagua", "lightning-bagua"}, std::pair{"colossalai", "lightning-colossalai"}}) {
       if (f.str != name || c.in.hardware.has_package(package)) continue;

@@ -198,8 +198,15 @@ std::optional<Case> trainer_env_defaults(const Case& in, Profile p) {
 // Python binds the Trainer's keyword arguments before its body runs: the first flag (in table order) the release's
 // Trainer.__init__ does not take is a TypeError.
 bool check_keywords(Resolution& c) {
-  for (const auto& f : flags()) {
-    if ((c.in.flags.*f.member).is_absent() || flag_accepted(f, c.profile)) continue;
+  static const std::vector<const FlagRow*> gated = [] {  // the flags some profile does not take
+    std::vector<const FlagRow*> out;
+    for (const auto& f : flags())
+      if (f.gate.get) out.push_back(&f);
+    return out;
+  }();
+  for (const FlagRow* row : gated) {
+    const FlagRow& f = *row;
+    if ((c.in.flags.*f.member).is_absent() || f.gate.holds(c.pol)) continue;
     c.fire(RuleId::kUnexpectedKeyword);
     return c.fail(DiagCode::kUnexpectedKeyword, {fld("owner", "Trainer"), fld("flag", f.name)});
   }
