@@ -157,12 +157,15 @@ std::optional<PrecisionReading22> precision_reading22(const PyValue& p) {
     bool equal = p.is_str() ? r.type == PrecisionType::kStr && p.str == r.text
                             : r.type == PrecisionType::kInt && !p.is_str() && py_eq(p, r.value);
     if (!equal) continue;
-    PrecisionReading22 out{PyValue::string(py_str(p)), py_str(p), false};
-    if (p.kind == PyValue::Kind::kFloat) return out;  // str(16.0) is "16.0": no alias
+    if (p.kind == PyValue::Kind::kFloat) {  // str(16.0) is "16.0": no alias
+      std::string text = py_str(p);
+      return PrecisionReading22{PyValue::string(text), text, false};
+    }
+    // An int or a str equal to the row prints as the row's text.
     const PrecisionSpelling& to = precision_spelling(*r.convert22);
-    out.warns = std::string_view(to.text) != r.text && out.text.rfind("32", 0) != 0 && out.text.rfind("64", 0) != 0;
-    out.value = to.value;
-    return out;
+    const std::string_view text = r.text;
+    bool warns = std::string_view(to.text) != text && text.substr(0, 2) != "32" && text.substr(0, 2) != "64";
+    return PrecisionReading22{to.value, std::string(text), warns};
   }
   return std::nullopt;
 }
