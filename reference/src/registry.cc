@@ -53,7 +53,8 @@ Rows<StrategyRow> strategies() { return {std::begin(kStrategies), std::end(kStra
 namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const LauncherRow kLaunchers[] = {
-#define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive) {LauncherKind::k##Id, Name, StartMethod, InteractiveRule::Interactive},
+#define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive, Class16, Class22) \
+  {LauncherKind::k##Id, Name, StartMethod, InteractiveRule::Interactive, Class16, Class22},
 #include "../tables/launchers.def"
 };
 }  // namespace

@@ -259,6 +259,7 @@ class Adapter:
                          "family": family,
                          "params": jsonable(params or {}), "root_device": safe(lambda: None if strat.root_device is None else str(strat.root_device))},
             "launcher": {
+                "class": type(launcher).__name__ if launcher else None,
                 "kind": LAUNCHER_KINDS.get(type(launcher).__name__, type(launcher).__name__) if launcher else None,
                 "start_method": getattr(launcher, "_start_method", None) if launcher else None,
                 "interactive_compatible": safe(lambda: bool(launcher.is_interactive_compatible)) if launcher else True,

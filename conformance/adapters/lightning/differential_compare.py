@@ -8,7 +8,7 @@ import os
 # the outcome classes compared (a difference in one of these must be fixed or explained)
 PRIMARY_FIELDS = [
     "accelerator", "accelerator_class", "devices", "parallel_devices", "num_nodes", "cluster_environment.class",
-    "strategy.name", "strategy.class", "launcher.kind", "launcher.start_method", "precision.value",
+    "strategy.name", "strategy.class", "launcher.kind", "launcher.class", "launcher.start_method", "precision.value",
     "precision.plugin", "precision.amp_backend", "checkpoint_io", "layer_sync",
     "determinism.use_deterministic_algorithms", "determinism.warn_only", "determinism.cudnn_benchmark",
     "determinism.cudnn_deterministic", "determinism.env",

@@ -157,6 +157,7 @@ void write_plan(Writer& w, const ref::Plan& p) {
   w.key("devices"), devices(w, p.devices);
   w.key("is_distributed"), w.boolean(p.is_distributed);
   w.key("launcher"), w.open('{');
+  w.key("class"), w.str_or_null(p.launcher.cls);
   w.key("interactive_compatible"), w.boolean(p.launcher.interactive_compatible);
   w.key("kind"), w.str_or_null(p.launcher.kind);
   w.key("start_method"), w.str_or_null(p.launcher.start_method);

@@ -110,6 +110,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   c.fire(RuleId::kLauncher);
   const auto& l = row(kind);
   plan.launcher.kind = l.name;
+  plan.launcher.cls = l.cls16;
   plan.launcher.start_method = l.start_method;
   bool cuda_root = plan.strategy.root_device.rfind("cuda", 0) == 0;
   plan.launcher.interactive_compatible = l.interactive == InteractiveRule::kAlways ||

@@ -36,6 +36,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   }
   const auto& l = row(kind);
   plan.launcher.kind = l.name;
+  plan.launcher.cls = l.cls22;
     // DDPStrategy has no strategy_name of its own: the family is named after its start method (ddp, ddp_spawn, ...).
   static constexpr std::string_view kMethods[] = {"spawn", "fork", "forkserver"};
   static constexpr std::string_view kFamilies[] = {"ddp_spawn", "ddp_fork", "ddp_forkserver"};

@@ -35,6 +35,7 @@ struct StrategyPlan {
 
 struct LauncherPlan {
   Name kind;          ///< "" = no launcher
+  Name cls;           ///< the launcher's Lightning class (`_SubprocessScriptLauncher`); "" = no launcher
   Name start_method;  ///< "" = n/a
   bool interactive_compatible = true;
 };

@@ -35,7 +35,7 @@ enum class StrategyId {
 #include "../../../tables/strategies.def"
 };
 enum class LauncherKind {
-#define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive) k##Id,
+#define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive, Class16, Class22) k##Id,
 #include "../../../tables/launchers.def"
 };
 enum class PrecisionPluginId {
@@ -63,7 +63,10 @@ struct StrategyRow {
   StrategyId id; const char* name; StrategyClass cls; const char* params;
   PolicyGate gate;  ///< the profiles whose registry has the name
 };
-struct LauncherRow { LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive; };
+struct LauncherRow {
+  LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive;
+  const char* cls16; const char* cls22;  ///< the class in Lightning 1.6.5 / 2.2.5 ("" for no launcher)
+};
 struct PrecisionPluginRow {
   PrecisionPluginId id; const char* cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
   PolicyGate gate;  ///< the profiles in which the class exists
