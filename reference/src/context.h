@@ -172,6 +172,7 @@ inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }
 const SlurmVerdict* slurm_verdict(Resolution& c, const FinalFlags& flags, Selection& sel);
 bool detect_torchelastic(const Input& c);
 bool detect_kubeflow(const Input& c);
+bool detect_lsf(const Input& c);
 /// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.
 std::string group_allowed(StrategyGroup g, const Policy& p);
 
@@ -214,6 +215,13 @@ bool accelerator_constructible(Resolution& c, AcceleratorId id);  // stages/vali
 /// A strategy flag (a registered name or an instance) instantiated: class, name, params, root device, and the
 /// constructor's package, hardware and device checks (select.strategy-registry, select.strategy-constructor).
 bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& flag);  // stages/select_strategy.cc
+struct ParsedDevices;  // normalize/devices.h
+/// The parsed devices into the selection, or the strategy instance's own (select.devices-gpu-torchelastic,
+/// select.parallel-devices-from-strategy; both releases).
+void adopt_devices(Resolution& c, const FinalFlags& flags, const AcceleratorRow& acc, ParsedDevices&& p, Selection& sel);  // stages/select_accelerator.cc
+/// TPU/HPU (XLA) accelerator with a strategy of another group: the late check of _lazy_init_strategy
+/// (realize.accelerator-strategy-exclusive; both releases).
+bool exclusive_late(Resolution& c, const Selection& sel);  // stages/realize.cc
 /// Strategy.set_world_ranks and the cluster environment getters into the plan (realize.world-ranks).
 bool world_ranks(Resolution& c, const Selection& sel, Plan& plan);  // stages/realize.cc
 

@@ -127,6 +127,8 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", PyValue::string(cls.name)), fld("compatible", ok)});
 }
 
+}  // namespace
+
 bool exclusive_late(Resolution& c, const Selection& sel) {
   StrategyGroup need = row(sel.accelerator).exclusive;
   if (c.pol.exclusive_strategy_check != ExclusiveStrategyCheck::kAtRealize || need == StrategyGroup::kAny ||
@@ -139,6 +141,8 @@ bool exclusive_late(Resolution& c, const Selection& sel) {
                                                                              ? PyValue::string(std::string(sel.strategy_name))
                                                                              : c.in.flags.strategy)});
 }
+
+namespace {
 
 }  // namespace
 

@@ -55,15 +55,6 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", flag), fld("compatible", "`Trainer(strategy='ddp_notebook')`")});
 }
 
-bool exclusive(Resolution& c, const Selection& sel) {
-  StrategyGroup need = row(sel.accelerator).exclusive;
-  if (need == StrategyGroup::kAny || row(*sel.strategy_cls).group == need) return true;
-  c.fire(RuleId::kExclusiveLate);
-  return c.fail(DiagCode::kAcceleratorStrategyMismatch,
-                {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need, c.pol)),
-                 fld("strategy_class", row(*sel.strategy_cls).cls), fld("accelerator", sel.accelerator_flag_repr()),
-                 fld("strategy", c.in.flags.strategy.is_absent() ? PyValue::string(std::string(sel.strategy_name)) : c.in.flags.strategy)});
-}
 
 }  // namespace
 
@@ -108,7 +99,7 @@ bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& pl
     plan.cluster_environment.global_rank = 0;
     plan.cluster_environment.local_rank = 0;
   }
-  if (!launcher(c, sel, plan) || !exclusive(c, sel)) return false;
+  if (!launcher(c, sel, plan) || !exclusive_late(c, sel)) return false;
   c.fire(RuleId::kIsDistributed);
   plan.is_distributed = cls.distributed;
   plan.precision = std::move(sel.precision_plan);

@@ -128,15 +128,7 @@ bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
     if (acc.parser == DeviceParser::kMps) return c.fail(check_device_type22(PyValue::none(), "devices")->code, {fld("flag", "devices"), fld("value", *d)});
     return c.fail(DiagCode::kGpuDevicesNone, {fld("flag", "devices"), fld("value", *d)});
   }
-  if (acc.parser == DeviceParser::kGpu && detect_torchelastic(c) && c.in.hardware.cuda_devices == 1 &&
-      p.parsed.kind == PyValue::Kind::kList && p.parsed.list.size() != 1)
-    c.fire(RuleId::kGpuTorchElasticException);
-  sel.parsed_devices = std::move(p.parsed);
-  sel.parallel_devices = std::move(p.parallel);
-  if (!flags.strategy_parallel_devices.empty()) {
-    c.fire(RuleId::kParallelDevicesFromStrategy);
-    sel.parallel_devices = flags.strategy_parallel_devices;
-  }
+  adopt_devices(c, flags, acc, std::move(p), sel);
   return true;
 }
 
@@ -146,11 +138,6 @@ bool has(const Input& c, const char* k) { return c.env_var(k) != nullptr; }
 bool detect_slurm(const Input& c) {
   const std::string* job = c.env_var("SLURM_JOB_NAME");
   return has(c, "SLURM_NTASKS") && !(job && (*job == "bash" || *job == "interactive"));
-}
-bool detect_lsf(const Input& c) {
-  for (const char* k : {"LSB_JOBID", "LSB_DJOB_RANKFILE", "JSM_NAMESPACE_LOCAL_RANK", "JSM_NAMESPACE_SIZE"})
-    if (!has(c, k)) return false;
-  return true;
 }
 // MPIEnvironment.detect: mpi4py installed and an MPI world of more than one process (the world size Open MPI exports).
 bool detect_mpi(const Input& c) {

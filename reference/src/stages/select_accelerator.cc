@@ -144,6 +144,15 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
       return c.fail(code, {fld("devices", devices), fld("accelerator", "gpu"), fld("flag", std::string(flag))});
     return c.fail(code, {fld("flag", std::string(flag)), fld("value", devices)});
   }
+  adopt_devices(c, flags, acc, std::move(p), sel);
+  return true;
+}
+
+}  // namespace
+
+// The parsed devices become the selection's (the TorchElastic exception noted), unless a strategy instance brought
+// its own parallel devices (1.6.5 and 2.2.5 _set_parallel_devices_and_init_accelerator alike).
+void adopt_devices(Resolution& c, const FinalFlags& flags, const AcceleratorRow& acc, ParsedDevices&& p, Selection& sel) {
   if (acc.parser == DeviceParser::kGpu && detect_torchelastic(c) && c.in.hardware.cuda_devices == 1 &&
       p.parsed.kind == PyValue::Kind::kList && p.parsed.list.size() != 1)
     c.fire(RuleId::kGpuTorchElasticException);
@@ -153,10 +162,7 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
     c.fire(RuleId::kParallelDevicesFromStrategy);
     sel.parallel_devices = flags.strategy_parallel_devices;
   }
-  return true;
 }
-
-}  // namespace
 
 bool select_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (!choose(c, flags, sel)) return false;

@@ -9,13 +9,15 @@ namespace {
 bool has(const Input& c, const char* k) { return c.env_var(k) != nullptr; }
 
 bool detect_bagua(const Input& c) { return has(c, "BAGUA_SERVICE_PORT"); }
+
+}  // namespace
+
+// LSFEnvironment.detect (1.6.5 and 2.2.5 alike): the four jsrun variables are set.
 bool detect_lsf(const Input& c) {
   for (const char* k : {"LSB_JOBID", "LSB_DJOB_RANKFILE", "JSM_NAMESPACE_LOCAL_RANK", "JSM_NAMESPACE_SIZE"})
     if (!has(c, k)) return false;
   return true;
 }
-
-}  // namespace
 
 // TorchElasticEnvironment.detect with torch >= 1.9.1; false without torch.distributed (1.6.4 #13142).
 bool detect_torchelastic(const Input& c) { return c.in.hardware.torch_distributed && has(c, "TORCHELASTIC_RUN_ID"); }
