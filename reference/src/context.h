@@ -68,6 +68,14 @@ struct Input {
     }
     return nullptr;
   }
+  /// The 2.2.5 classes and shared steps (the Trainer's connector or Fabric's; policy connector_release).
+  bool release22() const { return pol.connector_release != ConnectorRelease::kLightning16; }
+  /// Lightning Fabric's connector (connector_release = fabric22): its argument names and its own steps.
+  bool fabric() const { return pol.connector_release == ConnectorRelease::kFabric22; }
+  /// The class users construct: `Trainer` or `Fabric` (messages, err_unexpected_keyword's owner).
+  const char* connector_name() const { return fabric() ? "Fabric" : "Trainer"; }
+  /// A strategy's precision-plugin constructor argument: Fabric's strategies take `precision`.
+  const char* precision_arg() const { return fabric() ? "precision" : "precision_plugin"; }
   /// The class a user's instance names, among the classes this profile's Lightning has (policy
   /// the class's Gate column: HalfPrecisionPlugin exists where classes_from_2x holds).
   std::optional<ClassInfo> class_of(const Instance& inst) const;
@@ -136,6 +144,8 @@ struct Selection {
   std::string_view strategy_name;  ///< registered name or class strategy_name (table storage)
   std::vector<std::pair<std::string, std::string>> strategy_params;
   bool strategy_is_instance = false;
+  /// select22_strategy: the strategy flag after its default and fallbacks, as Lightning 2.2.5 keeps it (_strategy_flag).
+  PyValue strategy_flag;
   std::string root_device;
   PrecisionPlan precision_plan;  ///< select_precision
 
@@ -161,6 +171,13 @@ inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKin
   const auto& ci = v->inst->known;
   if (!ci || ci->kind != k) return std::nullopt;
   return ci->id;
+}
+
+/// How a strategy's precision setter names it in its TypeError ("The XLA strategy can only work with ..."): XLA, FSDP,
+/// and Fabric's XLAFSDPStrategy "XLA FSDP" (its checkpoint io setter says XLA). PL 2.2.5 strategies/*.py setters.
+inline const char* precision_setter_label(const StrategyClassRow& cls) {
+  if (cls.id == StrategyClass::kXlaFsdp) return "XLA FSDP";
+  return cls.group == StrategyGroup::kTpu ? "XLA" : "FSDP";
 }
 
 /// `Trainer(flag=value)` field helpers.
@@ -198,14 +215,26 @@ bool select_precision(Resolution& c, const FinalFlags& flags, Selection& sel);  
 bool realize(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan);  // stages/realize.cc
 void realize_determinism(Resolution& c, Plan& plan);                                // stages/determinism.cc
 
-// The Lightning 2.2.5 connector (policy connector_release = lightning22): its own steps, in resolve.cc's order for it.
+// The Lightning 2.2.5 connectors (policy connector_release = lightning22, the Trainer's; fabric22, Fabric's, whose
+// steps are these with its own differences read from the policy): in resolve.cc's order for each.
 bool validate22_flags(Resolution& c, FinalFlags& flags);                            // stages/validate22.cc
 bool validate22_plugins(Resolution& c, FinalFlags& flags);                          // stages/validate22.cc
+/// `auto` and `gpu` resolved to an accelerator (_choose_auto_accelerator, _choose_gpu_accelerator_backend).
+bool select22_accelerator_flag(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select22_accelerator.cc
+/// _check_device_config_and_set_final_flags: num_nodes and devices=0 (the Trainer after the accelerator flag is
+/// resolved, Fabric before: the message names the flag as it then is).
+bool check22_device_config(Resolution& c, const FinalFlags& flags, const Selection& sel);  // stages/select22_accelerator.cc
+/// The accelerator built and available, then its devices (_set_parallel_devices_and_init_accelerator).
 bool select22_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select22_accelerator.cc
 bool select22_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel);  // stages/select22_accelerator.cc
 bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel);     // stages/select22_strategy.cc
 bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel);    // stages/select22_strategy.cc
 bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& plan);  // stages/realize22.cc
+/// Lightning Fabric 2.2.5 (connector_release = fabric22), before its stage 1: LT_* arguments replace the flags and
+/// num_nodes goes through int(); `replaced` is the case with them, unset when nothing changed.
+bool fabric_arguments(Resolution& c, std::optional<Case>& replaced);  // stages/fabric_arguments.cc
+/// Fabric.__init__ after its connector: an LT_CLI_USED that int() cannot read is an error (`_is_using_cli`).
+bool fabric_cli_used(Resolution& c);  // stages/fabric_arguments.cc
 /// The cluster environment's constructor checks (LSF's rank file; 2.2.5 SLURM's --ntasks, MPI's and XLA's packages).
 bool construct_cluster_env(Resolution& c, ClusterEnvId id);  // stages/validate_plugins.cc
 /// The accelerator's constructor checks (2.2.5 XLAAccelerator needs torch_xla).

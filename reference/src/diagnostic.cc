@@ -50,7 +50,8 @@ std::string render(const Diagnostic& d) {
     if (t[k] == '{') {
       auto end = t.find('}', k);
       if (end != std::string::npos) {
-        auto v = d.field(t.substr(k + 1, end - k - 1));
+        std::string key = t.substr(k + 1, end - k - 1);
+        auto v = key == "connector" ? std::optional<std::string>(d.connector) : d.field(key);
         out += v ? *v : "<?>";
         k = end;
         continue;

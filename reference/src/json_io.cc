@@ -236,7 +236,7 @@ json plan_json(const Plan& p) {
   json params = json::object();
   for (const auto& [k, v] : p.strategy.params) params[k] = json::parse(v, nullptr, false);
   const auto& ce = p.cluster_environment;
-  return {
+  json j = {
       {"accelerator", p.accelerator},
       {"accelerator_class", p.accelerator_class},
       {"devices", value_to_json(p.devices)},
@@ -254,12 +254,14 @@ json plan_json(const Plan& p) {
       {"precision", {{"value", p.precision.value}, {"plugin", p.precision.plugin}, {"amp_backend", str_or_null(p.precision.amp_backend)},
                      {"amp_level", str_or_null(p.precision.amp_level)}, {"device", str_or_null(p.precision.device)}}},
       {"checkpoint_io", p.checkpoint_io},
-      {"layer_sync", str_or_null(p.layer_sync)},
-      {"is_distributed", p.is_distributed},
-      {"determinism", {{"use_deterministic_algorithms", p.determinism.use_deterministic_algorithms},
-                       {"warn_only", p.determinism.warn_only}, {"cudnn_benchmark", p.determinism.cudnn_benchmark},
-                       {"cudnn_deterministic", p.determinism.cudnn_deterministic}, {"env", p.determinism.env}}},
   };
+  if (!p.trainer_state) return j;  // Fabric: no layer sync, is_distributed or determinism
+  j["layer_sync"] = str_or_null(p.layer_sync);
+  j["is_distributed"] = p.is_distributed;
+  j["determinism"] = {{"use_deterministic_algorithms", p.determinism.use_deterministic_algorithms},
+                      {"warn_only", p.determinism.warn_only}, {"cudnn_benchmark", p.determinism.cudnn_benchmark},
+                      {"cudnn_deterministic", p.determinism.cudnn_deterministic}, {"env", p.determinism.env}};
+  return j;
 }
 
 }  // namespace

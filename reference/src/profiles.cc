@@ -185,7 +185,15 @@ bool rule_in_profile(RuleId r, Profile p) { return kRuleGates[static_cast<std::s
 std::optional<RuleGate> rule_gate(RuleId r) {
   const PolicyGate& g = kRuleGates[static_cast<std::size_t>(r)];
   if (!g.policy) return std::nullopt;
-  return RuleGate{g.policy, value_name(*slot(g.policy), g.value), g.release_get ? value_name(*slot("connector_release"), g.release) : ""};
+  return RuleGate{g.policy, gate_value_names(g.policy, g.values), g.release_get ? gate_value_names("connector_release", g.releases) : ""};
+}
+
+std::string gate_value_names(std::string_view policy, unsigned bits) {
+  std::string out;
+  const auto values = policy_values(policy);
+  for (std::size_t v = 0; v < values.size(); ++v)
+    if ((bits >> v) & 1u) out += (out.empty() ? "" : "|") + values[v];
+  return out;
 }
 
 const std::vector<std::string>& policy_names() {

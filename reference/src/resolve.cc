@@ -24,14 +24,55 @@ bool run_lightning16(detail::Resolution& c, detail::FinalFlags& flags, detail::S
 bool run_lightning22(detail::Resolution& c, detail::FinalFlags& flags, detail::Selection& sel, Plan& plan) {
   return detail::construct_instances(c) && detail::check_keywords(c) && detail::check_determinism_flags(c) &&
          detail::validate22_flags(c, flags) && detail::validate22_plugins(c, flags) &&
+         detail::select22_accelerator_flag(c, flags, sel) && detail::check22_device_config(c, flags, sel) &&
          detail::select22_accelerator(c, flags, sel) && detail::select22_cluster_env(c, flags, sel) &&
          detail::select22_strategy(c, flags, sel) && detail::select22_precision(c, flags, sel) &&
          detail::realize22(c, flags, std::move(sel), plan);
 }
 
+// PL 2.2.5 fabric/connector.py _Connector.__init__, after fabric_arguments: the Trainer's 2.2.5 steps, except that
+// num_nodes and devices are checked before the accelerator flag is resolved; no torch flags (Fabric has none). Then
+// the rest of Fabric.__init__ that can fail: its own read of LT_CLI_USED.
+bool run_fabric22(detail::Resolution& c, detail::FinalFlags& flags, detail::Selection& sel, Plan& plan) {
+  return detail::validate22_flags(c, flags) && detail::validate22_plugins(c, flags) &&
+         detail::check22_device_config(c, flags, sel) && detail::select22_accelerator_flag(c, flags, sel) &&
+         detail::select22_accelerator(c, flags, sel) && detail::select22_cluster_env(c, flags, sel) &&
+         detail::select22_strategy(c, flags, sel) && detail::select22_precision(c, flags, sel) &&
+         detail::realize22(c, flags, std::move(sel), plan) && detail::fabric_cli_used(c);
+}
+
+/// The outcome of a finished resolution: its plan (already in `out`) or its error, its notes and trace.
+Outcome finish(detail::Resolution& c, Outcome&& out, bool ok) {
+  if (!ok) out.result = std::move(*c.error);
+  if (c.fabric()) {  // the messages name the class the user constructs
+    if (!ok) std::get<Diagnostic>(out.result).connector = c.connector_name();
+    for (auto& n : c.notes) n.connector = c.connector_name();
+  }
+  out.notes = std::move(c.notes);
+  out.trace = std::move(c.trace);
+  return std::move(out);
+}
+
+// Fabric(...) binds its keywords (user code has built the instances) before _Connector reads LT_*: those steps run on
+// the case as given, the connector's on the case with the LT_* arguments; one journal goes through both.
+Outcome resolve_fabric(const Case& given, Profile profile) {
+  detail::Resolution pre(given, profile);
+  std::optional<Case> replaced;
+  bool ok = detail::construct_instances(pre) && detail::check_keywords(pre) && detail::fabric_arguments(pre, replaced);
+  detail::Resolution c(replaced ? *replaced : given, profile);
+  static_cast<detail::Journal&>(c) = std::move(static_cast<detail::Journal&>(pre));
+  Outcome out;
+  Plan& plan = out.result.emplace<Plan>();
+  detail::FinalFlags flags;
+  detail::Selection sel;
+  ok = ok && run_fabric22(c, flags, sel, plan);
+  return finish(c, std::move(out), ok);
+}
+
 }  // namespace
 
 Outcome resolve(const Case& given, Profile profile) {
+  if (policy(profile).connector_release == ConnectorRelease::kFabric22) return resolve_fabric(given, profile);
   std::optional<Case> with_env_defaults = detail::trainer_env_defaults(given, profile);
   const Case& in = with_env_defaults ? *with_env_defaults : given;
   detail::Resolution c(in, profile);  // the read-only input and the journal every stage appends to
@@ -42,13 +83,8 @@ Outcome resolve(const Case& given, Profile profile) {
   detail::Selection sel;
   bool ok = c.pol.connector_release == ConnectorRelease::kLightning22 ? run_lightning22(c, flags, sel, plan)
                                                                        : run_lightning16(c, flags, sel, plan);
-  if (ok)
-    detail::realize_determinism(c, plan);
-  else
-    out.result = std::move(*c.error);
-  out.notes = std::move(c.notes);
-  out.trace = std::move(c.trace);
-  return out;
+  if (ok) detail::realize_determinism(c, plan);
+  return finish(c, std::move(out), ok);
 }
 
 }  // namespace accord::reference

@@ -9,8 +9,9 @@ namespace accord::reference::testing {
 namespace {
 
 /// The profiles a case is written for: kBoth the profiles of the 1.6.5 connector (spec, lightning-1.6 and their
-/// children), kSpecOnly, kL16Only (lightning-1.6 and its children), kL22Only the 2.2.5 connector's, kAll every profile.
-enum Which { kBoth, kSpecOnly, kL16Only, kL22Only, kAll };
+/// children), kSpecOnly, kL16Only (lightning-1.6 and its children), kL22Only both 2.2.5 connectors' (Trainer and
+/// Fabric), kT22Only the 2.2.5 Trainer's, kF22Only Fabric's, kAll every profile.
+enum Which { kBoth, kSpecOnly, kL16Only, kL22Only, kT22Only, kF22Only, kAll };
 struct CodeCase { Which profiles; const char* code; const char* json; };
 
 const CodeCase kCodeCases[] = {
@@ -91,7 +92,7 @@ const CodeCase kCodeCases[] = {
     {kBoth, "err_unexpected_keyword", R"({"flags": {"use_distributed_sampler": true}})"},
     // The 2.2.5 connector (lightning-2.2), in its vocabulary.
     {kL22Only, "err_unexpected_keyword", R"({"flags": {"gpus": 2}})"},
-    {kL22Only, "err_flag_type", R"({"flags": {"benchmark": "yes"}})"},
+    {kT22Only, "err_flag_type", R"({"flags": {"benchmark": "yes"}})"},
     {kL22Only, "err_value_out_of_range", R"({"flags": {"num_nodes": 4294967296}})"},
     {kL22Only, "err_devices_type", R"({"flags": {"accelerator": "cuda", "devices": true}, "hardware": {"cuda_devices": 2}})"},
     {kL22Only, "err_devices_not_int", R"({"flags": {"accelerator": "cuda", "devices": "abc"}, "hardware": {"cuda_devices": 2}})"},
@@ -101,18 +102,20 @@ const CodeCase kCodeCases[] = {
     {kL22Only, "err_strategy_unknown", R"({"flags": {"strategy": "ddp2"}})"},
     {kL22Only, "err_strategy_invalid_type", R"({"flags": {"strategy": null}})"},
     {kL22Only, "err_strategy_mps_unsupported", R"({"flags": {"strategy": "ddp"}, "hardware": {"mps": true}})"},
-    {kL22Only, "err_package_missing", R"({"flags": {"strategy": "bagua"}})"},
+    {kT22Only, "err_package_missing", R"({"flags": {"strategy": "bagua"}})"},
     {kL22Only, "err_plugin_invalid", R"({"flags": {"plugins": ["foo"]}})"},
     {kL22Only, "err_instance_argument", R"({"flags": {"plugins": [{"class": "Precision", "args": {"precision": "32-true"}}]}})"},
-    {kL22Only, "err_sync_batchnorm_layer_sync", R"({"flags": {"sync_batchnorm": true, "plugins": ["CustomLayerSync"]}})"},
+    {kT22Only, "err_sync_batchnorm_layer_sync", R"({"flags": {"sync_batchnorm": true, "plugins": ["CustomLayerSync"]}})"},
     {kL22Only, "err_plugins_duplicate", R"({"flags": {"plugins": ["SLURMEnvironment", "TorchElasticEnvironment"]}})"},
     {kL22Only, "err_flag_conflict", R"({"flags": {"precision": "64-true", "plugins": ["DoublePrecision"]}})"},
-    {kL22Only, "err_strategy_component_twice",
+    {kT22Only, "err_strategy_component_twice",
      R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"precision_plugin": "Precision"}}, "plugins": ["DoublePrecision"]}})"},
+    {kF22Only, "err_strategy_component_twice",
+     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"precision": "Precision"}}, "plugins": ["DoublePrecision"]}})"},
     {kL22Only, "err_parallel_devices_conflict",
      R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"parallel_devices": ["cpu", "cpu"]}}, "accelerator": "cuda"}, )"
        R"("hardware": {"cuda_devices": 2}})"},
-    {kL22Only, "err_num_nodes_invalid", R"({"flags": {"num_nodes": "2"}})"},
+    {kT22Only, "err_num_nodes_invalid", R"({"flags": {"num_nodes": "2"}})"},
     {kL22Only, "err_devices_zero", R"({"flags": {"devices": 0}})"},
     {kL22Only, "err_accelerator_unavailable", R"({"flags": {"accelerator": "gpu"}})"},
     {kL22Only, "err_gpus_none_available", R"({"flags": {"accelerator": "cuda", "devices": -2}, "hardware": {"cuda_devices": 2}})"},
@@ -137,10 +140,16 @@ const CodeCase kCodeCases[] = {
     {kL22Only, "err_bitsandbytes_needs_cuda", R"({"flags": {"plugins": ["BitsandbytesPrecision"]}, "hardware": {"packages": ["bitsandbytes"]}})"},
     {kL22Only, "err_interactive_incompatible", R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "interactive": true})"},
     {kL22Only, "err_precision_unset", R"({"flags": {"precision": 16.0}})"},
-    {kL22Only, "warn_benchmark_with_deterministic", R"({"flags": {"deterministic": true, "benchmark": true}})"},
+    {kT22Only, "warn_benchmark_with_deterministic", R"({"flags": {"deterministic": true, "benchmark": true}})"},
     {kL22Only, "warn_cpu_precision_16", R"({"flags": {"precision": "16-mixed"}})"},
     {kL22Only, "info_amp", R"({"flags": {"precision": "bf16-mixed", "accelerator": "cuda"}, "hardware": {"cuda_devices": 1}})"},
     {kL22Only, "info_interactive_single_gpu", R"({"flags": {}, "hardware": {"cuda_devices": 2}, "interactive": true})"},
+    {kF22Only, "err_num_nodes_invalid", R"({"flags": {"num_nodes": "0"}})"},
+    {kF22Only, "err_not_int", R"({"flags": {"accelerator": "cpu"}, "env": {"LT_NUM_NODES": "two"}})"},
+    {kF22Only, "err_not_int", R"({"flags": {"accelerator": "cpu"}, "env": {"LT_ACCELERATOR": "cuda", "LT_CLI_USED": "yes"}})"},
+    {kF22Only, "err_cli_conflict", R"({"flags": {"accelerator": "cpu"}, "env": {"LT_ACCELERATOR": "cuda", "LT_CLI_USED": "1"}})"},
+    {kF22Only, "err_not_int", R"({"flags": {"accelerator": "cpu"}, "env": {"LT_CLI_USED": ""}})"},
+    {kF22Only, "warn_strategy_cpu_fallback", R"({"flags": {"strategy": "dp", "accelerator": "cpu", "devices": 2}})"},
 };
 
 // Plans that exercise the rules no error case reaches.
@@ -248,6 +257,8 @@ const char* kPlanCases[] = {
     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"accelerator": "cpu"}}}})",
     R"({"flags": {"accelerator": "CPUAccelerator", "devices": 1, "precision": "16-mixed", "plugins": ["TorchSyncBatchNorm", "AsyncCheckpointIO"]}})",
     R"({"flags": {"strategy": {"class": "DDPStrategy", "args": {"cluster_environment": "LightningEnvironment"}}, "plugins": ["SLURMEnvironment"]}})",
+    R"({"flags": {"strategy": "fsdp"}, "hardware": {"tpu": true, "packages": ["torch_xla"]}})",  // Fabric: xla_fsdp
+    R"({"flags": {}, "env": {"LT_DEVICES": "2", "LT_ACCELERATOR": "cpu", "LT_STRATEGY": "dp"}})",  // Fabric: dp on CPU -> ddp
 };
 
 bool applies(Which w, Profile p) {
@@ -258,6 +269,8 @@ bool applies(Which w, Profile p) {
     case kSpecOnly: return p == Profile::kSpec;
     case kL16Only: return release16 && p != Profile::kSpec;
     case kL22Only: return !release16;
+    case kT22Only: return policy(p).connector_release == ConnectorRelease::kLightning22;
+    case kF22Only: return policy(p).connector_release == ConnectorRelease::kFabric22;
   }
   return false;
 }

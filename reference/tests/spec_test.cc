@@ -66,16 +66,27 @@ void expect_block(const std::string& text, const std::string& what, const std::s
                                                  << block;
 }
 
+/// `a` or `b`: a gate's set of values (`a|b`), each as code (a `|` would split the Markdown table cell).
+std::string values_cell(const std::string& values) {
+  std::string out;
+  for (size_t start = 0;;) {
+    size_t bar = values.find('|', start);
+    out += (out.empty() ? "" : " or ") + code(values.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    if (bar == std::string::npos) return out;
+    start = bar + 1;
+  }
+}
+
 std::string gate_cell(const std::optional<RuleGate>& g) {
   if (!g) return "all";
-  std::string release = g->release.empty() ? "" : code("connector_release") + " = " + code(g->release) + ", ";
+  std::string release = g->release.empty() ? "" : code("connector_release") + " = " + values_cell(g->release) + ", ";
   if (g->value == "true") return release + code(g->policy);
   if (g->value == "false") return release + "not " + code(g->policy);
-  return release + code(g->policy) + " = " + code(g->value);
+  return release + code(g->policy) + " = " + values_cell(g->value);
 }
 std::string gate_cell(const PolicyGate& g) {
   if (!g.policy) return gate_cell(std::nullopt);
-  return gate_cell(RuleGate{g.policy, policy_values(g.policy).at(static_cast<std::size_t>(g.value)), ""});
+  return gate_cell(RuleGate{g.policy, gate_value_names(g.policy, g.values), ""});
 }
 
 TEST(SpecTables, ProfilesTable) {

@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""accord protocol adapter for the REAL Lightning accelerator connector (1.6.5 or 2.x).
+"""accord protocol adapter for the REAL Lightning accelerator connector (1.6.5 or 2.x; Trainer or Fabric).
 
-    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 adapter.py --lightning 1.6|2.x
+    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 adapter.py --lightning 1.6|2.x [--connector trainer|fabric]
 
 Reads JSON-lines requests on stdin and answers on stdout (conformance/PROTOCOL.md). Only the connector is built
-(1.6: AcceleratorConnector, 2.x: _AcceleratorConnector) with the Trainer's defaults for absent flags.
+(1.6: AcceleratorConnector, 2.x: _AcceleratorConnector) with the Trainer's defaults for absent flags; with
+`--connector fabric` (2.x only) lightning.fabric.connector._Connector, as Fabric.__init__ builds it.
 """
 import argparse
 import json
@@ -26,6 +27,9 @@ PROTOCOL = 1
 CLASS_NAME = re.compile(
     r"^[A-Z][A-Za-z0-9]*(Accelerator|Strategy|Plugin|Environment|IO|Precision|BatchNorm|LayerSync)$")
 COMPONENT_ARGS = ("accelerator", "precision_plugin", "checkpoint_io", "cluster_environment", "parallel_devices")
+# Fabric's strategies take their precision plugin as `precision=` (a precision plugin's own `precision` argument is a
+# string such as "16-mixed", never a class name)
+FABRIC_COMPONENT_ARGS = COMPONENT_ARGS + ("precision",)
 # constructor arguments an instance gets when the case does not give them (reference/tables/precision_plugins.def)
 DEFAULT_ARGS = {
     "NativeMixedPrecisionPlugin": {"precision": 16, "device": "cuda"},
@@ -35,6 +39,11 @@ DEFAULT_ARGS = {
     "HPUPrecisionPlugin": {"precision": 32},
     "DeepSpeedPrecisionPlugin": {"precision": 32, "amp_type": "native"},
     "MixedPrecision": {"precision": "16-mixed", "device": "cuda"},
+    # the table's default precision where the 2.2.5 class requires the argument (Fabric's XLAPrecision, both releases'
+    # DeepSpeedPrecision and FSDPPrecision)
+    "XLAPrecision": {"precision": "32-true"},
+    "DeepSpeedPrecision": {"precision": "32-true"},
+    "FSDPPrecision": {"precision": "32-true"},
 }
 _MIXED = {16: "16-mixed", "16": "16-mixed", "bf16": "bf16-mixed", 32: "32-true", "32": "32-true"}
 _TRUE = {16: "16-true", "16": "16-true", "bf16": "bf16-true", 32: "32-true", "32": "32-true"}
@@ -65,6 +74,8 @@ LAUNCHER_KINDS = {"_SubprocessScriptLauncher": "subprocess_script", "_SpawnLaunc
 class Adapter:
     def __init__(self, ora):
         self.ora = ora
+        self.fabric = getattr(ora, "kind", "trainer") == "fabric"
+        self.component_args = FABRIC_COMPONENT_ARGS if self.fabric else COMPONENT_ARGS
         self.params = {}  # id(instance) -> the strategy's own parameters given in the case
 
     # ------------------------------------------------------------------ flags -> Python values
@@ -76,7 +87,8 @@ class Adapter:
         name = spec if isinstance(spec, str) else spec["class"]
         given = {} if isinstance(spec, str) else dict(spec.get("args") or {})
         target, fixed, pmap, dropped = name, {}, None, ()
-        if self.ora.major == "2.x" and name in EQUIV_2X:
+        # Fabric speaks its own class names only (the fabric-2.2 vocabulary): a 1.x name is not aliased there
+        if self.ora.major == "2.x" and name in EQUIV_2X and not self.fabric:
             target, fixed, pmap, dropped = EQUIV_2X[name]
         cls = self.ora.classes.get(target)
         if cls is None:  # unknown classes are plugins of an invalid type (PROTOCOL.md)
@@ -91,10 +103,10 @@ class Adapter:
         for k, v in sorted(args.items()):  # nested instances are built in argument-name order
             if k == "parallel_devices" and isinstance(v, list):
                 args[k] = [self.ora.torch.device(d) if isinstance(d, str) else d for d in v]
-            elif self.is_instance_spec(v) and k in COMPONENT_ARGS:
+            elif self.is_instance_spec(v) and k in self.component_args:
                 args[k] = self.make(v)
         inst = cls(**args)
-        self.params[id(inst)] = {k: v for k, v in given.items() if k not in COMPONENT_ARGS}
+        self.params[id(inst)] = {k: v for k, v in given.items() if k not in self.component_args}
         return inst
 
     def convert(self, key, value):
@@ -126,16 +138,20 @@ class Adapter:
                     kwargs.update(env_flags)
                     with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
                         given = {k: self.convert(k, flags[k]) for k in build_order(flags)}  # not notes
-                    check_trainer_keywords(flags, ora.trainer_params)
+                    check_trainer_keywords(flags, ora.trainer_params, getattr(ora, "owner", "Trainer"))
                     kwargs.update({k: v for k, v in given.items() if k in ora.defaults})  # the connector's share
                     ora.log_records = notes  # warnings and log records in one list, in emission order
                     kwargs = {ora.renames.get(k, k): v for k, v in kwargs.items()}
                     conn = ora.connector_cls(**kwargs)
+                    if self.fabric:
+                        ora.after_connector()
                 except Exception as e:  # noqa: BLE001 - a connector error is an outcome
                     unknown = machine_unknown(e)
                     if unknown:
                         return {"skipped": unknown}
-                    error = self.error_of(e, dict(env_flags, **flags))  # fields name the values Lightning got
+                    # fields name the values Lightning got (Fabric: LT_* variables replace the call's values)
+                    overrides = ora.env_overrides() if self.fabric else {}
+                    error = self.error_of(e, {**env_flags, **flags, **overrides})
                 ora.log_records = []
             outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}
             outcome["diagnostics"] = [self.note_of(n) for n in notes]
@@ -146,11 +162,13 @@ class Adapter:
     # ------------------------------------------------------------------ translation
     def error_of(self, e, flags):
         msg = e.args[0] if isinstance(e, KeyError) and e.args and isinstance(e.args[0], str) else str(e)
-        inner, tb, conn, line, ctor = [], e.__traceback__, None, "", None
+        inner, tb, conn, line, ctor, frame = [], e.__traceback__, None, "", None, None
         while tb is not None:  # the innermost function inside Lightning's folder (not a comprehension / lambda)
             code = tb.tb_frame.f_code
             if code.co_filename.startswith(self.ora.root) and not code.co_name.startswith("<"):
-                inner = [code.co_name]
+                # Fabric: also the qualified name (`_Connector.__init__` is not any other `__init__`)
+                inner = [code.co_name, getattr(code, "co_qualname", code.co_name)] if self.fabric else [code.co_name]
+                frame = tb.tb_frame
                 line = linecache.getline(code.co_filename, tb.tb_lineno)
                 obj = tb.tb_frame.f_locals.get("self")
                 if code.co_name == "__init__" and obj is not None and not isinstance(obj, self.ora.connector_cls):
@@ -161,6 +179,8 @@ class Adapter:
         code, fields = codes.classify(msg, "err_unmapped", type(e).__name__, inner)
         if self.ora.major == "2.x":
             fields = codes.without_addresses(fields)
+        if code == "err_not_int" and frame is not None:  # the value given to int(): the message cuts long reprs
+            fields.setdefault("value", self.int_argument(fields.get("flag"), frame))
         if code == "err_unmapped":
             fields = {"type": type(e).__name__, "message": msg}
         elif code in DEVICE_PARSE_CODES:
@@ -180,11 +200,12 @@ class Adapter:
                 return pyrepr(getattr(conn, attr))
             return pyrepr(flags.get(flag, default), spec=True)
 
+        pattr = "_precision_input" if self.fabric else "_precision_flag"  # Fabric's connector names it differently
         fillers = {
             "accelerator": lambda: state("_accelerator_flag", "accelerator"),
-            "precision": lambda: (pyrepr(conn._precision_flag) if conn is not None and hasattr(conn, "_precision_flag")
-                                  and (conn._precision_flag is not None or "precision" in flags)
-                                  else pyrepr(flags.get("precision", 32), spec=True)),
+            "precision": lambda: (pyrepr(getattr(conn, pattr)) if conn is not None and hasattr(conn, pattr)
+                                  and (getattr(conn, pattr) is not None or "precision" in flags)
+                                  else pyrepr(flags.get("precision", None if self.fabric else 32), spec=True)),
             "amp_backend": lambda: pyrepr(flags.get("amp_backend", "native"), spec=True),
             "amp_level": lambda: pyrepr(flags.get("amp_level"), spec=True),
             "strategy": lambda: state("_strategy_flag", "strategy"),
@@ -199,6 +220,16 @@ class Adapter:
                 v = fillers[name]()
                 if v is not None:
                     fields[name] = v
+
+    def int_argument(self, flag, frame):
+        """Fabric: repr of what int() got. `int(self._argument_from_env("num_nodes", num_nodes, ...))` in
+        _Connector.__init__ (LT_NUM_NODES when set, else the flag), `int(os.environ.get("LT_CLI_USED", "0"))`."""
+        if flag == "num_nodes":
+            env = os.environ.get("LT_NUM_NODES")
+            v = env if env is not None else frame.f_locals.get("num_nodes")
+        else:
+            v = os.environ.get(flag, "0")
+        return repr(v) if isinstance(v, dict) else pyrepr(v)
 
     def device_flag(self, flags):
         """The flag whose value reached the device parser (1.6 legacy flags win: _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag)."""
@@ -227,9 +258,11 @@ class Adapter:
         torch, ora = self.ora.torch, self.ora
         acc, strat = c.accelerator, c.strategy
         acc_name = ora.accelerator_names.get(type(acc))
+        if acc_name is None and self.fabric:  # Fabric's legacy TPUAccelerator subclasses the registered XLAAccelerator
+            acc_name = next((ora.accelerator_names[k] for k in type(acc).__mro__ if k in ora.accelerator_names), None)
         env = c.cluster_environment
         flag = c._strategy_flag
-        family = strategy_family(strat)
+        family = self.fabric_family(strat) if self.fabric else strategy_family(strat)
         name = flag if isinstance(flag, str) else family
         if isinstance(flag, str):
             params = ora.strategy_init_params(flag)
@@ -240,9 +273,9 @@ class Adapter:
         if "Single" in type(strat).__name__ and "device" not in (params or {}):  # SingleDevice/TPU/HPU: their device
             params = dict(params or {}, device=safe(lambda: str(strat.root_device)))
         launcher = strat.launcher
-        prec = c.precision_plugin
+        prec = c.precision if self.fabric else c.precision_plugin  # Fabric's connector calls it `precision`
         backend = getattr(prec, "backend", None)
-        return {
+        plan = {
             "accelerator": acc_name,
             "accelerator_class": type(acc).__name__,
             "devices": jsonable(c._devices_flag),
@@ -272,6 +305,10 @@ class Adapter:
                 "device": getattr(prec, "device", None),
             },
             "checkpoint_io": type(strat.checkpoint_io).__name__,
+        }
+        if self.fabric:  # Fabric has no layer sync, no `is_distributed` and does not touch torch's determinism
+            return plan
+        plan.update({
             # the layer sync the strategy got (_lazy_init_strategy pushes it only to strategies that have one)
             "layer_sync": type(strat._layer_sync).__name__ if getattr(strat, "_layer_sync", None) is not None else None,
             "is_distributed": safe(lambda: bool(c.is_distributed)),
@@ -283,7 +320,25 @@ class Adapter:
                 "env": {k: os.environ[k] for k in sorted(getattr(os.environ, "written", ()))
                         if k in ("CUBLAS_WORKSPACE_CONFIG", "HOROVOD_FUSION_THRESHOLD") and k in os.environ},
             },
-        }
+        })
+        return plan
+
+    def fabric_family(self, strat):
+        """Fabric's strategy classes have no `strategy_name`: the Fabric registry name of the class registered
+        without init parameters (dp, deepspeed, fsdp, xla, single_xla, xla_fsdp, single_tpu), else DDPStrategy's
+        start method (ddp, ddp_spawn, ddp_fork), else the `strategy_name` of the Trainer's class of the same name
+        (SingleDeviceStrategy: single_device)."""
+        registry = self.ora.strategy_registry()
+        for key in registry.available_strategies():
+            entry = registry[key]
+            if entry["strategy"] is type(strat) and not entry.get("init_params"):
+                return key
+        name = strategy_family(strat)
+        if name is not None:
+            return name
+        import lightning.pytorch.strategies as pl_strategies
+
+        return getattr(getattr(pl_strategies, type(strat).__name__, None), "strategy_name", None)
 
 
 # the order in which user code builds the instances of a case (a JSON object has no order): accelerator,
@@ -295,13 +350,13 @@ def build_order(flags):
     return [k for k in BUILD_ORDER if k in flags] + [k for k in flags if k not in BUILD_ORDER]
 
 
-def check_trainer_keywords(flags, trainer_params):
-    """`Trainer(**flags)` raises this TypeError for a keyword its __init__ does not take (after the arguments, the
-    instances, are built). Python names the first such keyword of the call; a case's keyword order is the order of
-    its `flags` object as written in the JSON."""
+def check_trainer_keywords(flags, trainer_params, owner="Trainer"):
+    """`Trainer(**flags)` (`Fabric(**flags)`) raises this TypeError for a keyword its __init__ does not take (after
+    the arguments, the instances, are built). Python names the first such keyword of the call; a case's keyword order
+    is the order of its `flags` object as written in the JSON."""
     for k in flags:
         if k not in trainer_params:
-            raise TypeError(f"Trainer.__init__() got an unexpected keyword argument '{k}'")
+            raise TypeError(f"{owner}.__init__() got an unexpected keyword argument '{k}'")
 
 
 # exceptions that are not Lightning's answer but a limit of the oracle machine: (regex, reason)
@@ -402,7 +457,14 @@ def jsonable(v):
     return str(v)
 
 
-def capabilities(major):
+def capabilities(major, connector="trainer"):
+    if connector == "fabric":  # Fabric's keywords only; no determinism in a Fabric plan
+        flags = ["accelerator", "strategy", "devices", "num_nodes", "precision", "plugins", "instances"]
+        return ([f"accelerator:{a}" for a in ("cpu", "gpu", "cuda", "mps", "tpu")] + [f"flag:{f}" for f in flags]
+                + [f"package:{p}" for p in sorted(oracle_mod.FAKEABLE_PACKAGES[major])]
+                + [f"env:{e}" for e in ("slurm", "torchelastic", "kubeflow", "lsf")]
+                + [f"hardware:{h}" for h in ("no_fork", "no_distributed", "mps")]
+                + ["env", "interactive", "instances", "oracle"])
     flags = ["accelerator", "strategy", "devices", "num_nodes", "precision", "plugins", "sync_batchnorm",
              "deterministic", "benchmark"]
     if major == "1.6":
@@ -420,7 +482,23 @@ def capabilities(major):
             + ["env", "interactive", "instances", "determinism", "oracle"])
 
 
-def serve(major, inp, out):
+# profile name prefixes of each connector: a request for another connector's profile is answered `skipped`
+PROFILE_PREFIXES = {"trainer": "lightning-", "fabric": "fabric-"}
+IMPLEMENTATION_NAMES = {"trainer": "lightning", "fabric": "lightning-fabric"}
+
+
+def foreign_profile(profile, connector):
+    """The reason to skip a request whose profile belongs to the other connector (None: run it)."""
+    if not isinstance(profile, str):
+        return None
+    for other, prefix in PROFILE_PREFIXES.items():
+        if other != connector and profile.startswith(prefix):
+            return (f"profile {profile!r} is the {other} connector's; this adapter runs the {connector} connector"
+                    f" (adapter.py --connector {other})")
+    return None
+
+
+def serve(major, inp, out, connector="trainer"):
     ora, adapter = None, None
     for line in inp:
         line = line.strip()
@@ -435,19 +513,23 @@ def serve(major, inp, out):
                 if req.get("protocol") != PROTOCOL:
                     reply = {"ok": False, "error": f"unsupported protocol {req.get('protocol')!r}; speaks {PROTOCOL}"}
                 else:
-                    ora = ora or oracle_mod.load(major, os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
+                    ora = ora or oracle_mod.load(major, os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")),
+                                                 connector)
                     if ora is None:
                         reply = {"ok": False, "error": f"cannot import Lightning {major}: {oracle_mod.import_error}"}
                     else:
                         adapter = Adapter(ora)
                         reply = {"ok": True, "protocol": PROTOCOL, "implementation": {
-                            "name": "lightning", "version": ora.version, "language": "python",
-                            "capabilities": capabilities(major)}}
+                            "name": IMPLEMENTATION_NAMES[connector], "version": ora.version, "language": "python",
+                            "capabilities": capabilities(major, connector)}}
             elif cmd == "stop":
                 return 0
             elif cmd == "resolve":
+                skip = foreign_profile(req.get("profile"), connector)
                 if adapter is None:
                     reply = {"id": rid, "errored": "resolve before a successful start"}
+                elif skip:
+                    reply = {"id": rid, "skipped": skip}
                 else:
                     reply = dict(id=rid, **adapter.resolve(req.get("case") or {}))
             else:
@@ -462,10 +544,14 @@ def serve(major, inp, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lightning", choices=["1.6", "2.x"], required=True)
+    ap.add_argument("--connector", choices=["trainer", "fabric"], default="trainer",
+                    help="the Trainer's accelerator connector (default) or Lightning Fabric's _Connector (2.x only)")
     args = ap.parse_args()
+    if args.connector == "fabric" and args.lightning != "2.x":
+        ap.error("--connector fabric needs --lightning 2.x (Fabric is part of Lightning 2)")
     out = sys.stdout
     sys.stdout = sys.stderr  # anything Lightning prints must not corrupt the protocol stream
-    return serve(args.lightning, sys.stdin, out)
+    return serve(args.lightning, sys.stdin, out, args.connector)
 
 
 if __name__ == "__main__":

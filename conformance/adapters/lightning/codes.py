@@ -8,7 +8,10 @@ wins; its named groups become the diagnostic's fields. Options:
   fields  constant fields added to the captured ones
 Comments name the Lightning function that raises or logs the message: 1.6.5 first, then 2.x (tag 2.2.5)
 where it differs. Bare names are methods of the connector (1.6.5 pytorch_lightning/trainer/connectors/
-accelerator_connector.py, 2.x src/lightning/pytorch/trainer/connectors/accelerator_connector.py). Unmatched exceptions become
+accelerator_connector.py, 2.x src/lightning/pytorch/trainer/connectors/accelerator_connector.py). "fabric" names
+Lightning Fabric 2.2.5's _Connector (src/lightning/fabric/connector.py, `adapter.py --connector fabric`): its
+messages say `Fabric(` where the Trainer's say `Trainer(` and map to the Trainer message's code and fields. For
+Fabric the functions `where` sees include qualified names (`_Connector.__init__`). Unmatched exceptions become
 `err_unmapped`, unmatched warnings `warn_unmapped`, unmatched log records `info_unmapped`.
 """
 import re
@@ -37,6 +40,12 @@ TABLE = [
     (r"invalid literal for int\(\) with base 10", "err_num_nodes_invalid",
      {"where": r"_check_device_config_and_set_final_flags"}),  # int(num_nodes)
     (r"int\(\) argument must be", "err_num_nodes_invalid", {"where": r"_check_device_config_and_set_final_flags"}),
+    # fabric _Connector.__init__: int(self._argument_from_env("num_nodes", num_nodes, default=1)) (the flag or
+    # LT_NUM_NODES); fabric _is_using_cli: int(os.environ.get("LT_CLI_USED", "0")). The adapter fills `value`.
+    (r"invalid literal for int\(\)|int\(\) argument must be", "err_not_int",
+     {"where": r"^_Connector\.__init__$", "type": r"ValueError|TypeError", "fields": {"flag": "num_nodes"}}),
+    (r"invalid literal for int\(\)", "err_not_int",
+     {"where": r"^_is_using_cli$", "type": r"ValueError", "fields": {"flag": "LT_CLI_USED"}}),
     (r"invalid literal for int\(\) with base 10", "err_devices_not_int", {"where": _DEVICE_PARSE}),  # device_parser._normalize_parse_gpu_string_input
     # ---- flag validation
     (r"`Trainer\(strategy='ddp_cpu'\)` is not a valid strategy", "err_strategy_ddp_cpu"),  # _check_config_and_set_final_flags
@@ -61,8 +70,8 @@ TABLE = [
      r"but accelerator set to (?P<accelerator>.*?), please choose", "err_parallel_devices_conflict"),  # _check_config_and_set_final_flags
     (r"You have asked for `amp_level=(?P<amp_level>.*?)` but it's only supported with `amp_backend='apex'`",
      "err_amp_level_without_apex"),  # _check_config_and_set_final_flags
-    (r"`Trainer\(devices=(?P<devices>.*?)\)` value is not a valid input using (?P<accelerator>.*?) accelerator",
-     "err_devices_zero"),  # _check_device_config_and_set_final_flags (1.6.5 and 2.x)
+    (r"`(?:Trainer|Fabric)\(devices=(?P<devices>.*?)\)` value is not a valid input using (?P<accelerator>.*?) "
+     r"accelerator", "err_devices_zero"),  # _check_device_config_and_set_final_flags (1.6.5, 2.x and fabric)
     (r"You passed `devices=(?P<devices>.*?)` but haven't specified", "err_devices_auto_without_accelerator"),  # _check_device_config_and_set_final_flags
     (r"When passing string value for the `accelerator` argument of `Trainer`, it can only be one of "
      r"(?P<allowed>.*)\.", "err_accelerator_unknown"),  # _set_parallel_devices_and_init_accelerator
@@ -85,7 +94,7 @@ TABLE = [
      {"where": r"from_str|_check_and_init_precision|_validate_precision_choice"}),  # LightningEnum.from_str on a non-str; the bf16 message on a None amp type
     # ---- accelerator / strategy state
     (r"`?(?P<accelerator_class>\w+)`? can not run on your system since the accelerator is not available.*"
-     r"`Trainer`: (?P<available>.*?)\.$", "err_accelerator_unavailable"),  # _set_parallel_devices_and_init_accelerator (1.6.5 and 2.x)
+     r"`(?:Trainer|Fabric)`: (?P<available>.*?)\.$", "err_accelerator_unavailable"),  # _set_parallel_devices_and_init_accelerator (1.6.5, 2.x, fabric)
     (r"No supported gpu backend found!", "err_accelerator_unavailable", {"fields": {"accelerator": "'gpu'"}}),  # 2.x _choose_gpu_accelerator_backend
     (r"`accelerator='ddp_cpu'` is not supported on TPU machines", "err_ddp_cpu_on_tpu"),  # _check_strategy_and_fallback
     (r"Horovod does not support setting num_nodes / num_gpus explicitly", "err_horovod_num_nodes"),  # _handle_horovod
@@ -117,11 +126,11 @@ TABLE = [
     (r"`(?P<strategy>\w+)` requires (?P<hardware>HPU) devices to run", "err_strategy_needs_hardware"),  # _init_strategy
     (r"You set `strategy=(?P<strategy>.*?)` but strategies from the DDP family are not supported on the\s+MPS accelerator",
      "err_strategy_mps_unsupported"),  # 2.x _check_config_and_set_final_flags (the flag as str(), not a repr)
-    (r"You selected `Trainer\(strategy=(?P<strategy>'.*?')\)` but process forking is not supported on this\s+platform",
-     "err_fork_unsupported"),  # 2.x _check_strategy_and_fallback
+    (r"You selected `(?:Trainer|Fabric)\(strategy=(?P<strategy>'.*?')\)` but process forking is not supported on "
+     r"this\s+platform", "err_fork_unsupported"),  # 2.x and fabric _check_strategy_and_fallback
     # a keyword argument `Trainer(...)` does not take (the adapter raises Python's TypeError of the call)
-    (r"^(?P<owner>Trainer)\.__init__\(\) got an unexpected keyword argument '(?P<flag>\w+)'$", "err_unexpected_keyword",
-     {"type": "TypeError"}),
+    (r"^(?P<owner>Trainer|Fabric)\.__init__\(\) got an unexpected keyword argument '(?P<flag>\w+)'$",
+     "err_unexpected_keyword", {"type": "TypeError"}),
     # a keyword argument the constructor does not take (validate.instance-arguments); Python 3.10+ names the class
     # that defines __init__, object() says "takes no arguments"
     (r"(?:(?P<class>\w+)\.)?__init__\(\) got an unexpected keyword argument '(?P<argument>\w+)'", "err_instance_argument",
@@ -130,11 +139,20 @@ TABLE = [
     (r"missing 1 required positional argument: 'device'", "err_strategy_needs_device", {"type": "TypeError"}),
     (r"You selected strategy to be `(?P<strategy>\w+)`, but GPU accelerator is not used", "err_strategy_needs_gpu"),
     (r"The strategy `(?P<strategy>\w+)` requires a GPU accelerator", "err_strategy_needs_gpu"),
-    (r"`Trainer\(strategy=(?P<strategy>.*?)\)` (?:or `Trainer\(accelerator=.*?\)` )?is not compatible with an "
-     r"interactive\s+environment", "err_interactive_incompatible"),  # _lazy_init_strategy (1.6.5 and 2.x)
+    # fabric _check_strategy_and_fallback names no strategy; the Trainer's message names FSDPStrategy.strategy_name
+    (r"^You selected the FSDP strategy but FSDP is only available on GPU", "err_strategy_needs_gpu",
+     {"fields": {"strategy": "fsdp"}}),
+    (r"`(?:Trainer|Fabric)\(strategy=(?P<strategy>.*?)\)` (?:or `Trainer\(accelerator=.*?\)` )?is not compatible "
+     r"with an interactive\s+environment", "err_interactive_incompatible"),  # _lazy_init_strategy (1.6.5, 2.x, fabric)
     (r"The `(?P<accelerator_class>\w+)` can only be used with (?P<allowed>.*?), found (?P<strategy_class>\w+)\.",
      "err_accelerator_strategy_mismatch"),  # _lazy_init_strategy (1.6.5 and 2.x)
-    (r"^The (?P<strategy>\w+) strategy can only work with the `(?P<expected>\w+)` plugin, found (?P<plugin>.*)$",
+    (r"The `(?P<accelerator_class>\w+)` can only be used with (?P<allowed>.*?)\. Found (?P<strategy_class>\w+)\.$",
+     "err_accelerator_strategy_mismatch"),  # fabric _lazy_init_strategy
+    # fabric _Connector._argument_from_env: a flag given in the code and (differently) through LT_<NAME> with
+    # LT_CLI_USED set; value is the repr of the code's value, env_value the variable's raw text
+    (r"^Your code has `Fabric\((?P<flag>\w+)=(?P<value>.*?), \.\.\.\)` but it conflicts with the value "
+     r"`--(?P=flag)=(?P<env_value>.*?)` set through the CLI\.", "err_cli_conflict"),
+    (r"^The (?P<strategy>\w+(?: \w+)?) strategy can only work with the `(?P<expected>\w+)` plugin, found (?P<plugin>.*)$",
      "err_strategy_plugin_mismatch"),  # 2.x XLAStrategy / SingleDeviceXLAStrategy / FSDPStrategy setters
     (r"^The start method '(?P<start_method>\w+)' is not available on this platform\. Available methods are: "
      r"(?P<available>.*)$", "err_start_method_unavailable"),  # 2.x fabric launchers (_XLALauncher, _MultiProcessingLauncher)
@@ -189,16 +207,16 @@ TABLE = [
     (r"You requested one or more GPUs, but set `accelerator='ddp_cpu'`", "warn_ddp_cpu_gpu_ignored"),  # _check_strategy_and_fallback
     (r"(?P<strategy>'\w+') is not supported on CPUs, hence setting `strategy='ddp'`", "warn_strategy_cpu_fallback"),
     (r"`Trainer\(accelerator='tpu', precision=16\)` but AMP is not supported with TPUs", "warn_tpu_precision_16"),
-    (r"`Trainer\(accelerator='cpu', precision=(?:16|'16-mixed')\)` but (?:native )?AMP (?:with fp16 )?is not "
-     r"supported on CPU", "warn_cpu_precision_16"),  # _check_and_init_precision (1.6.5 and 2.x)
+    (r"`(?:Trainer|Fabric)\(accelerator='cpu', precision=(?:16|'16-mixed')\)` but (?:native )?AMP (?:with fp16 )?is "
+     r"not supported on CPU", "warn_cpu_precision_16"),  # _check_and_init_precision (1.6.5, 2.x and fabric)
     (r"Using (?P<kind>16bit|16-bit|bfloat16) (?:(?P<backend>native|apex) )?Automatic Mixed Precision \(AMP\)",
      "info_amp"),  # _check_and_init_precision (1.6.5 and 2.x)
     (r"^Auto select gpus: (?P<ids>.*)", "info_auto_select_gpus"),  # _set_devices_flag_if_auto_select_gpus_passed
     (r"^`precision=(?P<precision>.*?)` is supported for historical reasons but its usage is discouraged\. "
      r"Please set your precision to (?P<replacement>.*?) instead!", "warn_precision_alias"),  # 2.x fabric _convert_precision_to_unified_args
     (r"^The (?P<strategy>'\w+') strategy is deprecated\. Use (?P<replacement>'\w+') instead\.", "dep_strategy_renamed"),  # 2.x _graveyard
-    (r"^Trainer will use only 1 of (?P<count>\d+) GPUs because it is running inside an interactive / notebook",
-     "info_interactive_single_gpu"),  # 2.x _set_devices_flag_if_auto_passed
+    (r"^(?:Trainer|Fabric) will use only 1 of (?P<count>\d+) GPUs because it is running inside an interactive / "
+     r"notebook", "info_interactive_single_gpu"),  # 2.x and fabric _set_devices_flag_if_auto_passed
 ]
 
 _COMPILED = [(re.compile(row[0], re.S), row[1], row[2] if len(row) > 2 else {}) for row in TABLE]

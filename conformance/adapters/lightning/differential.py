@@ -12,7 +12,13 @@ strategy, launcher, precision, determinism, diagnostic code sets). Differences a
 
 Other modes:
   --only-lightning      run the adapter only and count ok / error / skipped / errored (e.g. `--lightning 2.x`)
-  --vocab 1.6|2.x       the case vocabulary (differential_cases.py / differential_cases_2x.py); default --lightning
+  --vocab 1.6|2.x|fabric  the case vocabulary (differential_cases.py / differential_cases_2x.py /
+                        differential_cases_fabric.py); default --lightning, or fabric with --connector fabric
+  --connector fabric    Lightning Fabric 2.2.5's connector (`adapter.py --lightning 2.x --connector fabric`) against
+                        the reference profile fabric-2.2; implies --lightning 2.x and --vocab fabric
+  --oracle-out FILE     write every case and Lightning's reply as JSON lines ({"id", "area", "given", "outcome" |
+                        "skipped" | "errored"}); without a reference binary (or one that does not answer the
+                        profile) the run stops after the Lightning counts
   --write-fixtures DIR  write `<area>/oracle-<topic>.json` fixtures whose expectations come from Lightning
                         (one case per distinct Lightning outcome class of each area, plus the QUIRKS list),
                         for the cases where the reference agrees (the others are listed, not written)
@@ -39,12 +45,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--accord", default=os.path.join(REPO, "build", "bin", "accord"),
                     help="the accord binary (its `resolve --batch --profile P` is the reference)")
-    ap.add_argument("--lightning", default="1.6", choices=["1.6", "2.x"])
+    ap.add_argument("--lightning", default=None, choices=["1.6", "2.x"], help="default 1.6 (2.x with --connector fabric)")
+    ap.add_argument("--connector", default="trainer", choices=["trainer", "fabric"],
+                    help="the Trainer's connector (default) or Lightning Fabric's _Connector (2.x only)")
     ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
-    ap.add_argument("--vocab", choices=["1.6", "2.x"], help="case vocabulary (default: the value of --lightning)")
-    ap.add_argument("--profile", help="reference profile (default: lightning-1.6, or lightning-2.2 for --lightning 2.x)")
+    ap.add_argument("--vocab", choices=["1.6", "2.x", "fabric"],
+                    help="case vocabulary (default: the value of --lightning; fabric with --connector fabric)")
+    ap.add_argument("--profile", help="reference profile (default: lightning-1.6, lightning-2.2 for --lightning 2.x, "
+                    "fabric-2.2 for --connector fabric)")
     ap.add_argument("--grids", help="comma separated (default: all of the vocabulary): 1.6 " +
-                    ",".join(vocabulary("1.6")[0]) + "; 2.x " + ",".join(vocabulary("2.x")[0]))
+                    ",".join(vocabulary("1.6")[0]) + "; 2.x " + ",".join(vocabulary("2.x")[0]) + "; fabric " +
+                    ",".join(vocabulary("fabric")[0]))
     ap.add_argument("--random", type=int, default=20000, help="random cases (0: none)")
     ap.add_argument("--plausible", type=int, default=20000, help="random hardware-consistent cases (0: none)")
     ap.add_argument("--seed", type=int, default=1)
@@ -57,10 +68,18 @@ def main():
     ap.add_argument("--write-fixtures", metavar="DIR", help="write oracle fixtures below DIR (fixtures/cases)")
     ap.add_argument("--per-area", type=int, default=30, help="generated fixtures per area at most")
     ap.add_argument("--dump-cases", help="write the generated cases (JSON lines) to this file and exit")
+    ap.add_argument("--oracle-out", metavar="FILE", help="write the cases and Lightning's replies (JSON lines)")
     args = ap.parse_args()
 
-    args.vocab = args.vocab or args.lightning
-    args.profile = args.profile or ("lightning-1.6" if args.lightning == "1.6" else "lightning-2.2")
+    fabric = args.connector == "fabric"
+    if fabric and args.lightning == "1.6":
+        ap.error("--connector fabric needs --lightning 2.x")
+    if fabric and args.write_fixtures:
+        ap.error("--write-fixtures writes Trainer fixtures; record Fabric expectations with record_oracle.py")
+    args.lightning = args.lightning or ("2.x" if fabric else "1.6")
+    args.vocab = args.vocab or ("fabric" if fabric else args.lightning)
+    args.profile = args.profile or ("fabric-2.2" if fabric else
+                                    "lightning-1.6" if args.lightning == "1.6" else "lightning-2.2")
     args.grids = args.grids or ",".join(vocabulary(args.vocab)[0])
     grids = [g for g in args.grids.split(",") if g]
     t0 = time.time()
@@ -74,9 +93,23 @@ def main():
         return 0
     print(f"generated {len(cases)} cases in {time.time() - t0:.1f}s", file=sys.stderr)
     t1 = time.time()
-    lit = run_lightning_cached(cases, args.lightning, args.root, args.cache)
-    print(f"lightning {args.lightning}: {time.time() - t1:.1f}s", file=sys.stderr)
-    if args.only_lightning:
+    lit = run_lightning_cached(cases, args.lightning, args.root, args.cache, args.connector)
+    print(f"lightning {args.lightning} ({args.connector}): {time.time() - t1:.1f}s", file=sys.stderr)
+    if args.oracle_out:
+        write_oracle(args.oracle_out, cases, lit)
+    ref = None
+    if not args.only_lightning:  # Fabric: until the reference has profile fabric-2.2, Lightning's outcomes only
+        if fabric and not os.path.exists(args.accord):
+            print(f"no reference binary at {args.accord}: Lightning outcomes only", file=sys.stderr)
+        else:
+            t2 = time.time()
+            ref = run_reference(cases, args.accord, args.profile)
+            print(f"reference: {time.time() - t2:.1f}s", file=sys.stderr)
+            if fabric and not ref:
+                print(f"the reference answered nothing for profile {args.profile}: Lightning outcomes only",
+                      file=sys.stderr)
+                ref = None
+    if ref is None:
         counts = collections.Counter()
         for (area, _), l in zip(cases, lit):
             kind = ("skipped" if "skipped" in l else "errored" if "errored" in l else l["outcome"]["status"])
@@ -94,9 +127,6 @@ def main():
         for k in sorted(counts):
             print(f"{k}: {counts[k]}")
         return 0
-    t2 = time.time()
-    ref = run_reference(cases, args.accord, args.profile)
-    print(f"reference: {time.time() - t2:.1f}s", file=sys.stderr)
     if len(ref) != len(cases):
         sys.exit(f"reference answered {len(ref)} of {len(cases)} cases")
     explained = set()
@@ -121,6 +151,16 @@ def main():
         n = write_fixtures(cases, ref, lit, per_case, explained, args.write_fixtures, args.per_area, sys.stderr)
         print(f"fixtures written: {n}", file=sys.stderr)
     return 0
+
+
+def write_oracle(path, cases, lit):
+    """One JSON line per case: its index, area, the case and Lightning's reply (outcome, skipped or errored)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for i, ((area, c), reply) in enumerate(zip(cases, lit)):
+            rec = {"id": str(i), "area": area, "given": c}
+            rec.update({k: v for k, v in (reply or {"errored": "no reply"}).items() if k != "id"})
+            fh.write(json.dumps(rec) + "\n")
+    print(f"wrote {len(cases)} Lightning replies to {path}", file=sys.stderr)
 
 
 if __name__ == "__main__":

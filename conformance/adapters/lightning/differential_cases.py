@@ -285,9 +285,14 @@ def grid_plausible(n, seed):
 
 
 def vocabulary(vocab):
-    """(grids, random generator, plausible generator) of a vocabulary: "1.6" here, "2.x" differential_cases_2x."""
+    """(grids, random generator, plausible generator) of a vocabulary: "1.6" here, "2.x" differential_cases_2x,
+    "fabric" differential_cases_fabric (Lightning Fabric 2.2.5's connector)."""
     if vocab == "1.6":
         return GRIDS, grid_random, grid_plausible
+    if vocab == "fabric":
+        import differential_cases_fabric as vf
+
+        return vf.GRIDS, vf.grid_random, vf.grid_plausible
     import differential_cases_2x as v2
 
     return v2.GRIDS, v2.grid_random, v2.grid_plausible

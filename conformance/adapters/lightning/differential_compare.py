@@ -70,12 +70,20 @@ def _xla_process_property(c, lo, d):
         lo["plan"]["strategy"]["class"] == "TPUSpawnStrategy"
 
 
+def _xla_runtime_stand_in(c, lo, d):
+    return lo.get("status") == "error" and lo["error"]["code"] == "err_unmapped" and \
+        "torch_xla.core.xla_env_vars" in lo["error"].get("message", "")
+
+
 EXPLAINED = {
     "lsf-rank-file": ("LSFEnvironment() reads the hosts in LSB_DJOB_RANKFILE and looks this host up there; the oracle "
                       "machine has no such file, the model assumes a readable one (LSFEnvironment._read_hosts)", _lsf_without_rank_file),
     "torch-gradscaler-warning": ("torch's own UserWarning when a CUDA grad scaler is built without CUDA (a "
                                  "NativeMixedPrecisionPlugin on device cuda on a CPU box); not a connector message",
                                  _torch_gradscaler_warning),
+    "xla-runtime-stand-in": ("XLAEnvironment reads the torch_xla runtime (torch_xla.core.xla_env_vars) for its ranks; the "
+                             "oracle's stand-in torch_xla has no runtime, the model states the ranks before spawning",
+                             _xla_runtime_stand_in),
     "xla-process-property": ("TPUSpawnStrategy.root_device / is_distributed are defined inside the spawned XLA "
                              "processes (xm.xla_device(), HOST_WORLD_SIZE); before spawning the oracle's fake answers",
                              _xla_process_property),

@@ -36,13 +36,18 @@ def stream(argv, requests, env=None):
     return lines
 
 
-def run_lightning(cases, major, root):
+def run_lightning(cases, major, root, connector="trainer", profile=None):
+    """The adapter's replies to the cases (the Trainer's connector, or with connector "fabric" Fabric's)."""
+    profile = profile or ("fabric-2.2" if connector == "fabric" else "lightning-1.6")
     reqs = [json.dumps({"cmd": "start", "protocol": 1})]
-    reqs += [json.dumps({"cmd": "resolve", "id": str(i), "profile": "lightning-1.6", "case": c})
+    reqs += [json.dumps({"cmd": "resolve", "id": str(i), "profile": profile, "case": c})
              for i, (_, c) in enumerate(cases)]
     reqs.append(json.dumps({"cmd": "stop"}))
     env = dict(os.environ, ACCORD_LIGHTNING_ROOT=root)
-    replies = stream(["/usr/bin/python3", os.path.join(HERE, "adapter.py"), "--lightning", major], reqs, env)
+    argv = ["/usr/bin/python3", os.path.join(HERE, "adapter.py"), "--lightning", major]
+    if connector != "trainer":
+        argv += ["--connector", connector]
+    replies = stream(argv, reqs, env)
     if not replies or not replies[0].get("ok"):
         sys.exit(f"adapter did not start: {replies[:1]}")
     out = [None] * len(cases)
@@ -64,20 +69,21 @@ def slim(reply):
     return dict(reply, outcome=out)
 
 
-def adapter_fingerprint(major):
-    h = hashlib.sha1(major.encode())
+def adapter_fingerprint(major, connector="trainer"):
+    h = hashlib.sha1(major.encode() if connector == "trainer" else f"{major}/{connector}".encode())
     for name in ("adapter.py", "codes.py", "oracle.py"):
         with open(os.path.join(HERE, name), "rb") as fh:
             h.update(fh.read())
     return h.hexdigest()[:16]
 
 
-def run_lightning_cached(cases, major, root, cache_dir):
+def run_lightning_cached(cases, major, root, cache_dir, connector="trainer", profile=None):
     """run_lightning, reusing the replies of an earlier run with the same adapter sources (cache_dir)."""
     if not cache_dir:
-        return [slim(r) if r else r for r in run_lightning(cases, major, root)]
+        return [slim(r) if r else r for r in run_lightning(cases, major, root, connector, profile)]
     os.makedirs(cache_dir, exist_ok=True)
-    path = os.path.join(cache_dir, f"lightning-{major}-{adapter_fingerprint(major)}.jsonl.gz")
+    kind = "lightning" if connector == "trainer" else connector
+    path = os.path.join(cache_dir, f"{kind}-{major}-{adapter_fingerprint(major, connector)}.jsonl.gz")
     known = {}
     if os.path.exists(path):
         with gzip.open(path, "rt", encoding="utf-8") as fh:
@@ -88,7 +94,7 @@ def run_lightning_cached(cases, major, root, cache_dir):
     todo = [i for i, k in enumerate(keys) if k not in known]
     print(f"lightning cache: {len(cases) - len(todo)} known, {len(todo)} to run", file=sys.stderr)
     if todo:
-        fresh = run_lightning([cases[i] for i in todo], major, root)
+        fresh = run_lightning([cases[i] for i in todo], major, root, connector, profile)
         with gzip.open(path, "at", encoding="utf-8") as fh:
             for i, r in zip(todo, fresh):
                 r = slim(r) if r else {"errored": "no reply"}

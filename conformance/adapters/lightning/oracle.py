@@ -143,8 +143,10 @@ _PACKAGE_OF = {"torch_xla": "torch_xla", "poptorch": "poptorch", "habana_framewo
 
 
 class Oracle:
-    def __init__(self, major, root):
+    def __init__(self, major, root, connector="trainer"):
         self.major = major
+        self.kind = connector  # "trainer": the Trainer's connector; "fabric": lightning.fabric.connector._Connector
+        self.owner = "Fabric" if connector == "fabric" else "Trainer"  # the class whose __init__ takes the flags
         self.root = os.path.abspath(_lightning_dir(root, major))
         sys.path.insert(0, self.root)
         self.torch = _prepare_torch(major)
@@ -166,9 +168,17 @@ class Oracle:
             self.version = lightning.__version__
             self.renames = {}
             self.loggers = ["lightning", "lightning.pytorch", "lightning.fabric", "lightning_fabric"]
+            if connector == "fabric":
+                import lightning.fabric.fabric as fabric_mod
+                from lightning.fabric.connector import _Connector
+
+                self.connector_cls, self.fabric_module = _Connector, fabric_mod
+        # the class whose keyword arguments the case's flags are: Trainer, or Fabric (--connector fabric)
+        self.call_cls = self.fabric_module.Fabric if connector == "fabric" else self.pl.Trainer
         self.defaults = self._connector_defaults()
-        # the keywords this release's Trainer.__init__ takes (a case flag outside them is a TypeError of the call)
-        self.trainer_params = [n for n in inspect.signature(self.pl.Trainer.__init__).parameters if n != "self"]
+        # the keywords this release's Trainer.__init__ (Fabric.__init__) takes (a case flag outside them is a
+        # TypeError of the call)
+        self.trainer_params = [n for n in inspect.signature(self.call_cls.__init__).parameters if n != "self"]
         self.modules = [m for n, m in list(sys.modules.items()) if m is not None and n.split(".")[0] in
                         (self.package, "lightning_utilities", "lightning_fabric")]
         self.accelerator_names = self._accelerator_names()
@@ -182,8 +192,9 @@ class Oracle:
 
     # ---------------------------------------------------------------- construction
     def _connector_defaults(self):
-        """The Trainer's defaults for every argument the connector takes (Trainer name -> value)."""
-        trainer = inspect.signature(self.pl.Trainer.__init__).parameters
+        """The Trainer's (Fabric's) defaults for every argument the connector takes (Trainer name -> value).
+        Fabric.__init__ passes all six of its connector arguments to _Connector, so these are the connector's input."""
+        trainer = inspect.signature(self.call_cls.__init__).parameters
         conn = inspect.signature(self.connector_cls.__init__).parameters
         back = {v: k for k, v in self.renames.items()}
         out = {}
@@ -198,8 +209,8 @@ class Oracle:
         """PL_TRAINER_<ARG> variables of the current environment, parsed by Lightning's own helper. The helper
         reads only the variables of the Trainer's own keywords (it walks the Trainer's signature), so a removed
         flag (2.x PL_TRAINER_GPUS) is ignored; of those, only the connector's arguments matter here."""
-        if not any(k.startswith("PL_TRAINER_") for k in os.environ):
-            return {}
+        if self.kind == "fabric" or not any(k.startswith("PL_TRAINER_") for k in os.environ):
+            return {}  # Fabric has no PL_TRAINER_* defaults (its connector reads LT_* itself)
         if self.major == "1.6":
             from pytorch_lightning.utilities.argparse import parse_env_variables
         else:
@@ -209,22 +220,50 @@ class Oracle:
     def _accelerator_names(self):
         if self.major == "1.6":
             from pytorch_lightning.accelerators.registry import AcceleratorRegistry
+        elif self.kind == "fabric":
+            from lightning.fabric.accelerators import ACCELERATOR_REGISTRY as AcceleratorRegistry
         else:
             from lightning.pytorch.accelerators import AcceleratorRegistry
         return {v["accelerator"]: k for k, v in AcceleratorRegistry.items()}
 
-    def strategy_init_params(self, name):
+    def strategy_registry(self):
         if self.major == "1.6":
             from pytorch_lightning.strategies import StrategyRegistry
+        elif self.kind == "fabric":
+            from lightning.fabric.strategies import STRATEGY_REGISTRY as StrategyRegistry
         else:
             from lightning.pytorch.strategies import StrategyRegistry
-        return dict(StrategyRegistry[name].get("init_params", {})) if name in StrategyRegistry else None
+        return StrategyRegistry
+
+    def strategy_init_params(self, name):
+        registry = self.strategy_registry()
+        return dict(registry[name].get("init_params", {})) if name in registry else None
+
+    def env_overrides(self):
+        """The flag values the connector takes from the environment instead of the call's (Fabric: LT_<NAME>,
+        read by _Connector._argument_from_env); used to name the values Lightning held in error fields."""
+        if self.kind != "fabric":
+            return {}
+        return {n: os.environ["LT_" + n.upper()] for n in ("accelerator", "strategy", "devices", "num_nodes",
+                                                           "precision") if "LT_" + n.upper() in os.environ}
+
+    def after_connector(self):
+        """What the call does after the connector that can still fail on the case's input. Fabric.__init__ reads
+        `_is_using_cli()` (int(LT_CLI_USED)); when true it would go on with strategy.setup_environment(), which
+        the oracle does not run (it starts processes)."""
+        if self.kind == "fabric":
+            self.fabric_module._is_using_cli()
 
     # ---------------------------------------------------------------- classes for instances in flags
     _CLASS_PACKAGES = {
         "1.6": ["pytorch_lightning.accelerators", "pytorch_lightning.strategies", "pytorch_lightning.plugins",
                 "pytorch_lightning.plugins.precision", "pytorch_lightning.plugins.environments",
                 "pytorch_lightning.plugins.io", "pytorch_lightning.plugins.layer_sync"],
+        # Fabric: a class name is Fabric's when Fabric has a class of that name, else the Trainer's (LayerSync,
+        # AsyncCheckpointIO, ...), so the 2.x list follows
+        "fabric": ["lightning.fabric.accelerators", "lightning.fabric.strategies", "lightning.fabric.plugins",
+                   "lightning.fabric.plugins.precision", "lightning.fabric.plugins.environments",
+                   "lightning.fabric.plugins.io"],
         "2.x": ["lightning.pytorch.accelerators", "lightning.pytorch.strategies", "lightning.pytorch.plugins",
                 "lightning.pytorch.plugins.precision", "lightning.pytorch.plugins.environments",
                 "lightning.pytorch.plugins.io", "lightning.pytorch.plugins.layer_sync",
@@ -235,10 +274,14 @@ class Oracle:
         import importlib
 
         out = {}
-        for pkg in self._CLASS_PACKAGES[self.major]:
+        packages = self._CLASS_PACKAGES["fabric"] if self.kind == "fabric" else []
+        self.fabric_class_names = set()
+        for pkg in packages + self._CLASS_PACKAGES[self.major]:
             for name, obj in vars(importlib.import_module(pkg)).items():
                 if inspect.isclass(obj) and not name.startswith("_") and obj.__module__.startswith(self.package):
                     out.setdefault(name, obj)
+                    if pkg in packages:
+                        self.fabric_class_names.add(name)
         layer_sync = out["LayerSync"]
         # CustomLayerSync: a user subclass of LayerSync (reference/tables/other_classes.def)
         out["CustomLayerSync"] = type("CustomLayerSync", (layer_sync,), {
@@ -423,10 +466,10 @@ class _ListHandler(logging.Handler):
         self.owner.log_records.append(record)
 
 
-def load(major, root):
+def load(major, root, connector="trainer"):
     global import_error
     try:
-        return Oracle(major, root)
+        return Oracle(major, root, connector)
     except Exception as e:  # noqa: BLE001 - reported by the caller
         import_error = f"{type(e).__name__}: {e}"
         return None

@@ -147,22 +147,24 @@ void write_plan(Writer& w, const ref::Plan& p) {
   w.key("world_size"), w.opt(ce.world_size);
   w.close('}');
   const auto& d = p.determinism;
-  w.key("determinism"), w.open('{');
-  w.key("cudnn_benchmark"), w.boolean(d.cudnn_benchmark);
-  w.key("cudnn_deterministic"), w.boolean(d.cudnn_deterministic);
-  w.key("env"), w.string_map(d.env);
-  w.key("use_deterministic_algorithms"), w.boolean(d.use_deterministic_algorithms);
-  w.key("warn_only"), w.boolean(d.warn_only);
-  w.close('}');
+  if (p.trainer_state) {  // Fabric's plan has no determinism, is_distributed or layer_sync
+    w.key("determinism"), w.open('{');
+    w.key("cudnn_benchmark"), w.boolean(d.cudnn_benchmark);
+    w.key("cudnn_deterministic"), w.boolean(d.cudnn_deterministic);
+    w.key("env"), w.string_map(d.env);
+    w.key("use_deterministic_algorithms"), w.boolean(d.use_deterministic_algorithms);
+    w.key("warn_only"), w.boolean(d.warn_only);
+    w.close('}');
+  }
   w.key("devices"), devices(w, p.devices);
-  w.key("is_distributed"), w.boolean(p.is_distributed);
+  if (p.trainer_state) w.key("is_distributed"), w.boolean(p.is_distributed);
   w.key("launcher"), w.open('{');
   w.key("class"), w.str_or_null(p.launcher.cls);
   w.key("interactive_compatible"), w.boolean(p.launcher.interactive_compatible);
   w.key("kind"), w.str_or_null(p.launcher.kind);
   w.key("start_method"), w.str_or_null(p.launcher.start_method);
   w.close('}');
-  w.key("layer_sync"), w.str_or_null(p.layer_sync);
+  if (p.trainer_state) w.key("layer_sync"), w.str_or_null(p.layer_sync);
   w.key("num_nodes"), w.num(p.num_nodes);
   w.key("num_processes"), w.num(p.num_processes);
   w.key("parallel_devices"), w.open('[');

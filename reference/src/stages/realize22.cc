@@ -27,12 +27,11 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
     method = "fork";  // _XLALauncher is a _MultiProcessingLauncher with start_method="fork"
   }
   c.fire(RuleId::kLauncher);
-  if (kind == LauncherKind::kSpawn || kind == LauncherKind::kXla) {
+  // _MultiProcessingLauncher.__init__ checks its start method; the Trainer's _XLALauncher is one, Fabric's is not.
+  if (kind == LauncherKind::kSpawn || (kind == LauncherKind::kXla && !c.fabric())) {
     c.fire(RuleId::kStartMethod);
     if (method != "spawn" && !c.in.hardware.fork)  // fork and forkserver need the fork start method
       return c.fail(DiagCode::kStartMethodUnavailable, {fld("start_method", std::string(method)), fld("available", "spawn")});
-  }
-  if (kind == LauncherKind::kSpawn || kind == LauncherKind::kXla) {
   }
   const auto& l = row(kind);
   plan.launcher.kind = l.name;
@@ -51,10 +50,20 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   if (!c.in.interactive || kind == LauncherKind::kNone) return true;
   c.fire(RuleId::kInteractive);
   if (plan.launcher.interactive_compatible) return true;
-  const PyValue& flag = c.in.flags.strategy.is_absent() ? PyValue::string(std::string(sel.strategy_name)) : c.in.flags.strategy;
-  return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", flag), fld("compatible", "`Trainer(strategy='ddp_notebook')`")});
+  const PyValue& flag = sel.strategy_flag;  // `self._strategy_flag`: lower-cased, after the default and fallbacks
+  return c.fail(DiagCode::kInteractiveIncompatible,
+                {fld("strategy", flag), fld("compatible", c.fabric() ? "`Fabric(strategy='dp'|'ddp_notebook')`" : "`Trainer(strategy='ddp_notebook')`")});
 }
 
+
+/// The strategy's family name: the class's `strategy_name`. Fabric's classes have none: the name its registry gives
+/// the class without init parameters (single_xla, dp, xla_fsdp), else the Trainer's class's (single_device, ddp).
+Name family(const Resolution& c, const StrategyClassRow& cls) {
+  if (c.fabric())
+    for (const auto& r : strategies())
+      if (r.cls == cls.id && !*r.params && in_profile(r, c.pol)) return r.name;
+  return cls.name;
+}
 
 }  // namespace
 
@@ -68,7 +77,7 @@ bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& pl
   // `self.strategy.precision_plugin = ...` and `self.strategy.checkpoint_io = ...`: the setters' class checks.
   c.fire(RuleId::kStrategyPluginClass);
   if (*cls.needs_precision && sel.precision_plan.plugin != cls.needs_precision)
-    return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", cls.group == StrategyGroup::kTpu ? "XLA" : "FSDP"),
+    return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", precision_setter_label(cls)),
                                                       fld("expected", cls.needs_precision), fld("plugin", std::string(sel.precision_plan.plugin) + "()")});
   if (flags.checkpoint_io_flag && *cls.needs_checkpoint_io && py_type_name(*flags.checkpoint_io_flag) != cls.needs_checkpoint_io)
     return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", "XLA"), fld("expected", cls.needs_checkpoint_io),
@@ -81,9 +90,10 @@ bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& pl
   }
   c.fire(RuleId::kParallelDevices);
   plan.parallel_devices = std::move(sel.parallel_devices);
-  plan.num_processes = cls.parallel ? static_cast<long long>(plan.parallel_devices.size()) : 1;
-  plan.strategy = {sel.strategy_name, cls.cls, cls.name, std::move(sel.strategy_params), std::move(sel.root_device)};
-  if (cls.parallel) {
+  // One process per device where a launcher starts them; Fabric's DataParallelStrategy (no launcher) is one process.
+  plan.num_processes = cls.parallel && cls.launcher != LauncherKind::kNone ? static_cast<long long>(plan.parallel_devices.size()) : 1;
+  plan.strategy = {sel.strategy_name, cls.cls, family(c, cls), std::move(sel.strategy_params), std::move(sel.root_device)};
+  if (cls.parallel && !c.fabric()) {  // Fabric has no layer sync
     c.fire(RuleId::kLayerSync);
     plan.layer_sync = flags.layer_sync;
   }
@@ -100,8 +110,11 @@ bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& pl
     plan.cluster_environment.local_rank = 0;
   }
   if (!launcher(c, sel, plan) || !exclusive_late(c, sel)) return false;
-  c.fire(RuleId::kIsDistributed);
-  plan.is_distributed = cls.distributed;
+  plan.trainer_state = !c.fabric();  // Fabric's connector has no is_distributed, layer sync or determinism
+  if (plan.trainer_state) {
+    c.fire(RuleId::kIsDistributed);
+    plan.is_distributed = cls.distributed;
+  }
   plan.precision = std::move(sel.precision_plan);
   return true;
 }

@@ -38,8 +38,7 @@ std::string flag_name(const Selection& sel) {
   return sel.accelerator_is_instance ? row(sel.accelerator).cls : row(sel.accelerator).name;
 }
 
-// PL 2.2.5 __init__ step 2: `auto` and `gpu` resolved, then _check_device_config_and_set_final_flags, then
-// _set_parallel_devices_and_init_accelerator's availability check.
+// PL 2.2.5 __init__ step 2: `auto` and `gpu` resolved (a strategy instance's unregistered accelerator string fails here).
 bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
   const AcceleratorFlag& a = flags.accelerator_flag;
   sel.accelerator = a.id;
@@ -62,29 +61,20 @@ bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
     c.fire(RuleId::kAcceleratorUnknown);
     return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", PyValue::string(a.text)), fld("allowed", accelerator_names_with_auto(c.pol))});
   }
-  // _check_device_config_and_set_final_flags
-  // `not isinstance(num_nodes, int) or num_nodes < 1` (a bool is an int); the message prints str(num_nodes).
-  const PyValue& n = c.in.flags.num_nodes;
-  if (!n.is_absent()) {
-    c.fire(RuleId::kNumNodesPositive);
-    bool big = n.kind == PyValue::Kind::kBigInt;
-    bool positive = (n.is_int_like() && n.as_int() >= 1) || (big && n.str[0] != '-');
-    if (!positive) return c.fail(DiagCode::kNumNodesInvalid, {fld("num_nodes", py_str(n))});
-    if (big || n.as_int() >= (1LL << 31))  // beyond what the model materialises, as for lightning-1.6
-      return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "num_nodes < 2**31")});
+  return true;
+}
+
+/// The accelerator flag as _check_device_config_and_set_final_flags prints it: resolved (the Trainer), or as given
+/// (Fabric: 'auto', 'gpu', a name, an instance's class).
+std::string device_config_name(const FinalFlags& flags, const Selection& sel) {
+  if (sel.accelerator != AcceleratorId::kNone) return flag_name(sel);
+  const AcceleratorFlag& a = flags.accelerator_flag;
+  switch (a.kind) {
+    case AcceleratorFlag::Kind::kText: return a.text;
+    case AcceleratorFlag::Kind::kName: return row(a.id).name;
+    case AcceleratorFlag::Kind::kInstance: return row(a.id).cls;
+    default: return "auto";
   }
-  const PyValue& d = flags.devices_flag;
-  if (py_eq(d, PyValue::make_list({})) || py_eq_int(d, 0) || py_eq_str(d, "0")) {
-    c.fire(RuleId::kDevicesZero);
-    return c.fail(DiagCode::kDevicesZero, {fld("devices", d), fld("accelerator", flag_name(sel))});
-  }
-  // AcceleratorRegistry.get builds the accelerator: XLAAccelerator.__init__ needs torch_xla.
-  if (!sel.accelerator_is_instance && !accelerator_constructible(c, sel.accelerator)) return false;
-  c.fire(RuleId::kAcceleratorAvailable);
-  if (available(c.in.hardware, sel.accelerator)) return true;
-  return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", row(sel.accelerator).cls), fld("available", available_names(c)),
-                                                    fld("accelerator", sel.accelerator_is_instance ? std::string(row(sel.accelerator).cls) + "()"
-                                                                                                   : "'" + std::string(row(sel.accelerator).name) + "'")});
 }
 
 // PL 2.2.5 _set_devices_flag_if_auto_passed, parse_devices and get_parallel_devices of each accelerator.
@@ -155,8 +145,41 @@ constexpr std::array<DetectRule, 4> kDetectRules = {{{RuleId::kEnvTorchElastic, 
 
 }  // namespace
 
+bool select22_accelerator_flag(Resolution& c, const FinalFlags& flags, Selection& sel) { return choose(c, flags, sel); }
+
+// PL 2.2.5 _check_device_config_and_set_final_flags.
+bool check22_device_config(Resolution& c, const FinalFlags& flags, const Selection& sel) {
+  // `not isinstance(num_nodes, int) or num_nodes < 1` (a bool is an int); the message prints str(num_nodes). Fabric's
+  // num_nodes is int() of the argument, always checked.
+  const PyValue& n = c.in.flags.num_nodes;
+  if (!n.is_absent()) {
+    c.fire(RuleId::kNumNodesPositive);
+    bool big = n.kind == PyValue::Kind::kBigInt;
+    bool positive = (n.is_int_like() && n.as_int() >= 1) || (big && n.str[0] != '-');
+    if (!positive) return c.fail(DiagCode::kNumNodesInvalid, {fld("num_nodes", py_str(n))});
+    if (big || n.as_int() >= (1LL << 31))  // beyond what the model materialises, as for lightning-1.6
+      return c.fail(DiagCode::kValueOutOfRange, {fld("flag", "num_nodes"), fld("value", repr(n)), fld("expected", "num_nodes < 2**31")});
+  } else if (c.fabric()) {
+    c.fire(RuleId::kNumNodesPositive);
+  }
+  const PyValue& d = flags.devices_flag;
+  if (py_eq(d, PyValue::make_list({})) || py_eq_int(d, 0) || py_eq_str(d, "0")) {
+    c.fire(RuleId::kDevicesZero);
+    return c.fail(DiagCode::kDevicesZero, {fld("devices", d), fld("accelerator", device_config_name(flags, sel))});
+  }
+  return true;
+}
+
 bool select22_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  return choose(c, flags, sel) && devices(c, flags, sel);
+  // AcceleratorRegistry.get builds the accelerator: XLAAccelerator.__init__ needs torch_xla.
+  if (!sel.accelerator_is_instance && !accelerator_constructible(c, sel.accelerator)) return false;
+  c.fire(RuleId::kAcceleratorAvailable);
+  if (!available(c.in.hardware, sel.accelerator))
+    return c.fail(DiagCode::kAcceleratorUnavailable,
+                  {fld("accelerator_class", row(sel.accelerator).cls), fld("available", available_names(c)),
+                   fld("accelerator", sel.accelerator_is_instance ? std::string(row(sel.accelerator).cls) + "()"
+                                                                  : "'" + std::string(row(sel.accelerator).name) + "'")});
+  return devices(c, flags, sel);
 }
 
 bool select22_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel) {

@@ -79,13 +79,29 @@ bool strategy_precision(Resolution& c, const PrecisionPluginRow& r, RuleId rule,
   return true;
 }
 
+// PL 2.2.5 fabric/connector.py _check_strategy_and_fallback, Fabric's own fallbacks (on a string flag; the accelerator
+// flag is the resolved name, never an instance): fsdp on TPU becomes xla_fsdp, dp on CPU becomes ddp with a warning.
+void fabric_fallbacks(Resolution& c, const Selection& sel, std::optional<PyValue>& chosen, const PyValue*& strategy) {
+  if (!strategy->is_str() || sel.accelerator_is_instance) return;
+  if (strategy->str == "fsdp" && sel.accelerator == AcceleratorId::kXla) {
+    c.fire(RuleId::kFsdpToXlaFsdp);
+    strategy = &chosen.emplace(PyValue::string("xla_fsdp"));
+  } else if (strategy->str == "dp" && sel.accelerator == AcceleratorId::kCpu) {
+    c.fire(RuleId::kDpCpuFallback);
+    c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", "'dp'")});
+    strategy = &chosen.emplace(PyValue::string("ddp"));
+  }
+}
+
 }  // namespace
 
 bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   std::optional<PyValue> chosen;
   const PyValue* strategy = &flags.strategy_flag;
   if (py_eq_str(*strategy, "auto")) strategy = &chosen.emplace(default_choice(c, flags, sel));
+  if (c.fabric()) fabric_fallbacks(c, sel, chosen, strategy);
   if (!fallback_checks(c, sel, *strategy)) return false;
+  sel.strategy_flag = *strategy;
   if (strategy->is_str() && strategy->str == "single_tpu")
     c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py
   if (!instantiate_strategy(c, sel, *strategy)) return false;

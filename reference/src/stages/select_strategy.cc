@@ -183,8 +183,8 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
     sel.strategy_is_instance = true;
     static constexpr std::string_view kComponents[] = {"accelerator", "precision_plugin", "checkpoint_io", "cluster_environment",
                                                        "parallel_devices"};
-    for (const auto& [k, v] : f.inst->args)
-      if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents))
+    for (const auto& [k, v] : f.inst->args)  // Fabric's strategies take their precision plugin as `precision`
+      if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents) && k != c.precision_arg())
         sel.strategy_params.emplace_back(k, json_literal(v));
   }
   const auto& cls = row(*sel.strategy_cls);

@@ -40,7 +40,7 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
       if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
     // _LIGHTNING_BAGUA_AVAILABLE / _LIGHTNING_COLOSSALAI_AVAILABLE: the strategy lives in its own package.
     for (auto [name, package] : {std::pair{"bagua", "lightning-bagua"}, std::pair{"colossalai", "lightning-colossalai"}}) {
-      if (f.str != name || c.in.hardware.has_package(package)) continue;
+      if (c.fabric() || f.str != name || c.in.hardware.has_package(package)) continue;  // the Trainer's check only
       c.fire(RuleId::kStrategyPackage);
       return c.fail(DiagCode::kPackageMissing, {fld("component", f.str), fld("package", package), fld("strategy", s)});
     }
@@ -49,7 +49,9 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
   if (known) return true;
   c.fire(RuleId::kStrategyRegistered);
   if (!f.is_str()) return c.fail(DiagCode::kStrategyInvalidType, {fld("strategy", f)});  // neither a string nor a Strategy
-  return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", "auto, ddp, ddp_spawn, deepspeed, ...")});
+  // The message's "Example choices" (Fabric's list names dp, which its registry has).
+  const char* examples = c.fabric() ? "auto, ddp, ddp_spawn, deepspeed, dp, ..." : "auto, ddp, ddp_spawn, deepspeed, ...";
+  return c.fail(DiagCode::kStrategyUnknown, {fld("strategy", f), fld("allowed", examples)});
 }
 
 // PL 2.2.5 _check_config_and_set_final_flags: a registered name, "auto", "gpu" or an Accelerator instance.
@@ -77,7 +79,8 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
 }
 
 // PL 2.2.5 _check_config_and_set_final_flags: MPS is available, the accelerator may become MPS, and the strategy is
-// of the DDP family (a ParallelStrategy instance, or a name containing "ddp" or "deepspeed").
+// of the DDP family (a ParallelStrategy instance, or a name containing "ddp" or "deepspeed"; Fabric's also any name
+// containing "dp": dp, fsdp, xla_fsdp).
 bool mps_guard(Resolution& c, const FinalFlags& flags) {
   if (!c.in.hardware.mps) return true;
   const AcceleratorFlag& a = flags.accelerator_flag;
@@ -86,7 +89,7 @@ bool mps_guard(Resolution& c, const FinalFlags& flags) {
   const PyValue& s = flags.strategy_flag;
   auto ci = info_of(c, s);
   bool parallel = (ci && ci->kind == ClassKind::kStrategy && row(static_cast<StrategyClass>(ci->id)).parallel) ||
-                  (s.is_str() && (s.str.find("ddp") != std::string::npos || s.str.find("deepspeed") != std::string::npos));
+                  (s.is_str() && (s.str.find(c.fabric() ? "dp" : "ddp") != std::string::npos || s.str.find("deepspeed") != std::string::npos));
   if (!mps || !parallel) return true;
   c.fire(RuleId::kMpsDdpFamily);
   return c.fail(DiagCode::kStrategyMpsUnsupported, {fld("strategy", str_of(s))});
@@ -151,8 +154,8 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
   if (acc.truthy()) {
     if (flags.accelerator_flag.kind != AcceleratorFlag::Kind::kAuto) {
       c.fire(RuleId::kStrategyInstanceAccelerator);
-      return c.fail(DiagCode::kStrategyComponentTwice, {fld("component", "accelerator"), fld("strategy", s.inst->cls + "()"),
-                                                        fld("other", "`Trainer(accelerator=" + repr(c.in.flags.accelerator) + ")`")});
+      std::string other = std::string("`") + c.connector_name() + "(accelerator=" + repr(c.in.flags.accelerator) + ")`";
+      return c.fail(DiagCode::kStrategyComponentTwice, {fld("component", "accelerator"), fld("strategy", s.inst->cls + "()"), fld("other", other)});
     }
     if (auto ai = info_of(c, acc); ai && ai->kind == ClassKind::kAccelerator)
       flags.accelerator_flag = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
@@ -162,14 +165,14 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
       flags.accelerator_flag = {AcceleratorFlag::Kind::kText, AcceleratorId::kNone, py_str(acc)};
   }
   struct Part { const char* arg; RuleId rule; const char* name; std::optional<PyValue>* slot; };
-  for (const Part& p : {Part{"precision_plugin", RuleId::kStrategyInstancePrecision, "precision", &flags.precision_plugin_flag},
+  for (const Part& p : {Part{c.precision_arg(), RuleId::kStrategyInstancePrecision, "precision", &flags.precision_plugin_flag},
                         Part{"checkpoint_io", RuleId::kStrategyInstanceCheckpointIO, "checkpoint_io", &flags.checkpoint_io_flag},
                         Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &flags.cluster_env_flag}}) {
     PyValue v = s.inst->arg(p.arg);
     // XLAStrategy builds its own XLAEnvironment (column KeepsClusterEnv: the argument is swallowed).
     if (p.slot == &flags.cluster_env_flag && !cls.keeps_cluster_env) v = PyValue::instance(row(ClusterEnvId::kXla).cls);
     if (!v.truthy()) continue;
-    if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
+    if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, std::string("`") + c.connector_name() + "(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
   }
   return absorb_parallel_devices(c, flags, s);
@@ -200,7 +203,8 @@ bool validate22_plugins(Resolution& c, FinalFlags& flags) {
   std::vector<const char*> kinds;
   for (const auto& p : flags.plugins) {
     auto ci = info_of(c, p);
-    if (!ci || ci->kind == ClassKind::kAccelerator || ci->kind == ClassKind::kStrategy) {
+    // Fabric's loop knows Precision, CheckpointIO and ClusterEnvironment only: a LayerSync is a TypeError there.
+    if (!ci || ci->kind == ClassKind::kAccelerator || ci->kind == ClassKind::kStrategy || (ci->kind == ClassKind::kLayerSync && c.fabric())) {
       c.fire(RuleId::kPluginKind);
       return c.fail(DiagCode::kPluginInvalid, {fld("plugin", str_of(p))});  // the message prints str(plugin)
     }

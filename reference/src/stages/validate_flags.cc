@@ -176,6 +176,7 @@ std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
 }  // namespace
 
 std::optional<Case> trainer_env_defaults(const Case& in, Profile p) {
+  if (policy(p).connector_release == ConnectorRelease::kFabric22) return std::nullopt;  // Fabric reads LT_* instead
   if (in.env.empty() || in.env.lower_bound("PL_TRAINER_") == in.env.end() ||
       in.env.lower_bound("PL_TRAINER_")->first.rfind("PL_TRAINER_", 0) != 0)
     return std::nullopt;
@@ -208,7 +209,7 @@ bool check_keywords(Resolution& c) {
     const FlagRow& f = *row;
     if ((c.in.flags.*f.member).is_absent() || f.gate.holds(c.pol)) continue;
     c.fire(RuleId::kUnexpectedKeyword);
-    return c.fail(DiagCode::kUnexpectedKeyword, {fld("owner", "Trainer"), fld("flag", f.name)});
+    return c.fail(DiagCode::kUnexpectedKeyword, {fld("owner", c.connector_name()), fld("flag", f.name)});
   }
   return true;
 }

@@ -158,11 +158,11 @@ bool accepts(const char* cell, const PyValue& v) {
 /// PL 2.2.5 strategies/fsdp.py, xla.py, single_xla.py: the precision_plugin and checkpoint_io setters insist on one
 /// class (columns NeedsPrecision, NeedsCheckpointIO); `given` is what reaches the setter.
 bool strategy_setter_ok(Resolution& c, const StrategyClassRow& cls, const char* arg, const PyValue& given) {
-  const char* need = std::string_view(arg) == "precision_plugin" ? cls.needs_precision : cls.needs_checkpoint_io;
+  const char* need = std::string_view(arg) == "checkpoint_io" ? cls.needs_checkpoint_io : cls.needs_precision;
   if (!*need || !given.is_instance() || given.inst->cls == need) return true;
   c.fire(RuleId::kStrategyPluginClass);
   return c.fail(DiagCode::kStrategyPluginMismatch,
-                {fld("strategy", std::string(cls.name).rfind("single_", 0) == 0 || std::string(cls.name) == "xla" ? "XLA" : "FSDP"),
+                {fld("strategy", std::string_view(arg) == "checkpoint_io" ? "XLA" : precision_setter_label(cls)),
                  fld("expected", need), fld("plugin", repr(given))});
 }
 
@@ -178,7 +178,7 @@ bool construct_strategy(Resolution& c, StrategyClass id, const PyValue& instance
   if (!hw_ok)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
   return strategy_setter_ok(c, cls, "checkpoint_io", instance.inst->arg("checkpoint_io")) &&
-         strategy_setter_ok(c, cls, "precision_plugin", instance.inst->arg("precision_plugin"));
+         strategy_setter_ok(c, cls, c.precision_arg(), instance.inst->arg(c.precision_arg()));
 }
 
 bool construct_precision_plugin(Resolution& c, PrecisionPluginId id, const Instance& inst) {
@@ -189,7 +189,7 @@ bool construct_precision_plugin(Resolution& c, PrecisionPluginId id, const Insta
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", r.cls), fld("hardware", "HPU")});
   const PyValue& p = inst.arg("precision");
   // PL 2.2.5 plugins/precision: MixedPrecision, XLAPrecision, FSDPPrecision and DeepSpeedPrecision check the value.
-  if (c.pol.connector_release == ConnectorRelease::kLightning22 && *r.accepts && !p.is_absent() && !accepts(r.accepts, p)) {
+  if (c.release22() && *r.accepts && !p.is_absent() && !accepts(r.accepts, p)) {
     std::string allowed;
     for (const auto& a : split_cell(r.accepts)) allowed += (allowed.empty() ? "('" : ", '") + a + "'";
     return c.fail(DiagCode::kPrecisionUnsupported, {fld("precision", p), fld("owner", r.cls), fld("allowed", allowed + ")")});
@@ -213,7 +213,7 @@ bool accelerator_constructible(Resolution& c, AcceleratorId id) {
 // Lightning 2.2.5 SLURMEnvironment.__init__ reads SLURM_NTASKS and rejects --ntasks without --ntasks-per-node
 // (_validate_srun_variables); MPIEnvironment needs mpi4py and XLAEnvironment torch_xla.
 bool construct_cluster_env(Resolution& c, ClusterEnvId id) {
-  if (c.pol.connector_release == ConnectorRelease::kLightning22) {
+  if (c.release22()) {
     if (id == ClusterEnvId::kSlurm) {
       const std::string* n = c.env_var("SLURM_NTASKS");
       auto ntasks = n ? py_int_from_str(*n) : std::optional<std::int64_t>(1);
@@ -227,7 +227,7 @@ bool construct_cluster_env(Resolution& c, ClusterEnvId id) {
   }
   if (id != ClusterEnvId::kLsf) return true;
   // 2.2.5 LSFEnvironment.__init__ opens the rank file; the model has no files, so a named rank file is never readable.
-  if (c.pol.connector_release == ConnectorRelease::kLightning22 && c.env_var("LSB_DJOB_RANKFILE") && !c.env_var("LSB_DJOB_RANKFILE")->empty())
+  if (c.release22() && c.env_var("LSB_DJOB_RANKFILE") && !c.env_var("LSB_DJOB_RANKFILE")->empty())
     return c.fail(DiagCode::kEnvInvalid, {fld("variable", "LSB_DJOB_RANKFILE"), fld("value", *c.env_var("LSB_DJOB_RANKFILE"))});
   const std::string* f = c.env_var("LSB_DJOB_RANKFILE");
   if (!f) return c.fail(DiagCode::kEnvMissing, {fld("environment", "LSFEnvironment"), fld("variable", "LSB_DJOB_RANKFILE")});
@@ -259,7 +259,7 @@ bool construct(Resolution& c, const PyValue& v) {
   }
   if (ci->kind == ClassKind::kAccelerator) return accelerator_constructible(c, static_cast<AcceleratorId>(ci->id));
   // 2.2.5 plugins/io/xla_plugin.py XLACheckpointIO.__init__ needs torch_xla.
-  if (c.pol.connector_release == ConnectorRelease::kLightning22 && v.inst->cls == "XLACheckpointIO" && !c.in.hardware.has_package("torch_xla"))
+  if (c.release22() && v.inst->cls == "XLACheckpointIO" && !c.in.hardware.has_package("torch_xla"))
     return c.fail(DiagCode::kPackageMissing, {fld("component", "XLACheckpointIO"), fld("package", "torch_xla")});
   if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);
   if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);

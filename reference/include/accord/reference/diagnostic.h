@@ -30,6 +30,8 @@ struct Field {
 struct Diagnostic {
   DiagCode code;
   std::vector<Field> fields;
+  /// The class the user constructs, for the message's {connector} (`Trainer`, `Fabric`); not a field, not compared.
+  const char* connector = "Trainer";
   bool operator==(const Diagnostic& o) const { return code == o.code && fields == o.fields; }
   /// The value of field `key`, or nullopt.
   std::optional<std::string> field(const std::string& key) const;
@@ -46,7 +48,7 @@ const char* message_template(DiagCode c);
 std::optional<DiagCode> diag_from_wire(const std::string& wire);
 /// Number of codes in the catalogue.
 int diag_count();
-/// The message: the template with every {field} replaced.
+/// The message: the template with every {field} (and {connector}) replaced.
 std::string render(const Diagnostic& d);
 std::ostream& operator<<(std::ostream& os, const Diagnostic& d);
 

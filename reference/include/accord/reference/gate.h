@@ -13,21 +13,30 @@ constexpr int gate_value(T v) {
   return static_cast<int>(v);
 }
 
-/// ALWAYS, WHEN(policy), UNLESS(policy), IS(policy, Enum::kValue) or RELEASE(Release), as written in a table
+/// ALWAYS, WHEN(policy), UNLESS(policy), IS(policy, Enum::kValue) or RELEASE(Release, ...), as written in a table
 /// (src/gate_macros.h); IN_RELEASE(Release, gate) adds a second condition, the connector release, to a policy gate.
+/// A gate holds for a set of values: RELEASE(Lightning22, Fabric22) for the rows two connectors of one release share.
 struct PolicyGate {
   const char* policy = nullptr;            ///< the policy's name; nullptr: the row applies in every profile
-  int value = 0;                           ///< the value the policy must have (a bool as 0/1, an enum's index)
+  unsigned values = 0;                     ///< bit v set: the policy's value v (a bool as 0/1, an enum's index) holds
   int (*get)(const Policy&) = nullptr;     ///< reads the policy's value
-  int release = 0;                         ///< with release_get: the connector_release value the row also needs
+  unsigned releases = 0;                   ///< with release_get: the connector_release values the row also needs
   int (*release_get)(const Policy&) = nullptr;  ///< reads connector_release; nullptr: no second condition
   /// Whether the gate holds for a profile's policies.
-  bool holds(const Policy& p) const { return (!get || get(p) == value) && (!release_get || release_get(p) == release); }
+  bool holds(const Policy& p) const {
+    return (!get || ((values >> get(p)) & 1u)) && (!release_get || ((releases >> release_get(p)) & 1u));
+  }
 };
 
-/// `gate` within the rows of one connector release (`in`, a RELEASE gate): both must hold.
+/// The bit of one policy value in a gate's set.
+template <typename T>
+constexpr unsigned gate_bit(T v) {
+  return 1u << gate_value(v);
+}
+
+/// `gate` within the rows of some connector releases (`in`, a RELEASE gate): both must hold.
 constexpr PolicyGate in_release(PolicyGate in, PolicyGate gate) {
-  gate.release = in.value;
+  gate.releases = in.values;
   gate.release_get = in.get;
   return gate;
 }

@@ -72,6 +72,9 @@ struct Plan {
   std::string layer_sync;  ///< "" = None
   bool is_distributed = false;
   DeterminismPlan determinism;
+  /// The Trainer's connector: layer_sync, is_distributed and determinism exist. Fabric's has none of them (false):
+  /// they are absent from its plan on the wire.
+  bool trainer_state = true;
 };
 
 /// The result of resolve(): a plan or one error; notes (warnings, deprecations, infos); the trace.

@@ -91,10 +91,12 @@ bool rule_in_profile(RuleId r, Profile p);
 /// belongs to every profile.
 struct RuleGate {
   std::string policy;
-  std::string value;    ///< `true`, `false` or an enum value
+  std::string value;    ///< `true`, `false` or an enum value (values: joined by `|`)
   std::string release;  ///< the connector_release value the rule also needs (IN_RELEASE); "" none
 };
 std::optional<RuleGate> rule_gate(RuleId r);
+/// The wire values a gate's set holds (PolicyGate::values), joined by "|" (`lightning22|fabric22`).
+std::string gate_value_names(std::string_view policy, unsigned bits);
 /// The names of every policy of tables/policies.def, in table order.
 const std::vector<std::string>& policy_names();
 /// A policy's value by name, as its wire value (`true`, `at_realize`); nullopt for an unknown name.
