@@ -18,7 +18,7 @@ namespace ref = accord::reference;
 struct Named { const char* name; const char* text; const char* text22; };
 
 // Representative cases: defaults, the common DDP setups, a managed cluster, TPU, legacy flags, errors. `text22` is the
-// same setup in Lightning 2.x vocabulary, for the profiles of the 2.2.5 connector ("" = the same text).
+// same setup in Lightning 2.x vocabulary, for the profiles of the 2.2.5 connectors, Trainer and Fabric ("" = the same text).
 const std::vector<Named>& cases() {
   static const std::vector<Named> v = {
       {"default", R"({})", ""},
@@ -114,7 +114,7 @@ const int kRegistered = [] {
   for (const auto& info : ref::profiles()) {
     ref::Profile p = info.profile;
     std::string prof = info.name;
-    bool v22 = ref::policy(p).connector_release == ref::ConnectorRelease::kLightning22;
+    bool v22 = ref::policy(p).connector_release != ref::ConnectorRelease::kLightning16;  // both 2.2.5 connectors
     for (const auto& n : cases()) {
       const char* text = v22 && *n.text22 ? n.text22 : n.text;
       benchmark::RegisterBenchmark(("resolve/" + prof + "/" + n.name).c_str(), resolve_one, parse_case(text), p);

@@ -275,13 +275,10 @@ class Oracle:
 
         out = {}
         packages = self._CLASS_PACKAGES["fabric"] if self.kind == "fabric" else []
-        self.fabric_class_names = set()
-        for pkg in packages + self._CLASS_PACKAGES[self.major]:
+        for pkg in packages + self._CLASS_PACKAGES[self.major]:  # Fabric's classes first, then the Trainer's
             for name, obj in vars(importlib.import_module(pkg)).items():
                 if inspect.isclass(obj) and not name.startswith("_") and obj.__module__.startswith(self.package):
                     out.setdefault(name, obj)
-                    if pkg in packages:
-                        self.fabric_class_names.add(name)
         layer_sync = out["LayerSync"]
         # CustomLayerSync: a user subclass of LayerSync (reference/tables/other_classes.def)
         out["CustomLayerSync"] = type("CustomLayerSync", (layer_sync,), {
