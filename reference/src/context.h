@@ -180,6 +180,15 @@ inline const char* precision_setter_label(const StrategyClassRow& cls) {
   return cls.group == StrategyGroup::kTpu ? "XLA" : "FSDP";
 }
 
+/// Whether a strategy's checkpoint io setter takes `io`: any CheckpointIO where the class insists on none, else its class;
+/// the Trainer's XLA setters also take a _WrappingCheckpointIO (AsyncCheckpointIO), Fabric's do not (PL 2.2.5
+/// pytorch/strategies/xla.py and single_xla.py, fabric/strategies/xla*.py checkpoint_io setters).
+inline bool checkpoint_io_accepted(const Input& c, const StrategyClassRow& cls, const PyValue& io) {
+  if (!*cls.needs_checkpoint_io) return true;
+  if (!io.is_instance()) return false;
+  return io.inst->cls == cls.needs_checkpoint_io || (!c.fabric() && io.inst->cls == "AsyncCheckpointIO");
+}
+
 /// `Trainer(flag=value)` field helpers.
 inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
 inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }

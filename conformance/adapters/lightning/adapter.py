@@ -44,7 +44,10 @@ DEFAULT_ARGS = {
     "XLAPrecision": {"precision": "32-true"},
     "DeepSpeedPrecision": {"precision": "32-true"},
     "FSDPPrecision": {"precision": "32-true"},
+    "BitsandbytesPrecision": {"mode": "int8"},  # required arguments; without the package the constructor fails first
+    "TransformerEnginePrecision": {"weights_dtype": "bfloat16"},
 }
+DTYPE_ARGS = ("weights_dtype", "dtype", "fallback_compute_dtype")  # a torch dtype named as a string in the case
 _MIXED = {16: "16-mixed", "16": "16-mixed", "bf16": "bf16-mixed", 32: "32-true", "32": "32-true"}
 _TRUE = {16: "16-true", "16": "16-true", "bf16": "bf16-true", 32: "32-true", "32": "32-true"}
 # 1.6 class name -> (2.x class, fixed args, precision value map, args dropped)
@@ -101,12 +104,16 @@ class Adapter:
         if pmap is not None and "precision" in args:
             args["precision"] = pmap.get(args["precision"], args["precision"])
         for k, v in sorted(args.items()):  # nested instances are built in argument-name order
-            if k == "parallel_devices" and isinstance(v, list):
+            if k in DTYPE_ARGS and isinstance(v, str) and isinstance(getattr(self.ora.torch, v, None), self.ora.torch.dtype):
+                args[k] = getattr(self.ora.torch, v)
+            elif k == "parallel_devices" and isinstance(v, list):
                 args[k] = [self.ora.torch.device(d) if isinstance(d, str) else d for d in v]
-            elif self.is_instance_spec(v) and k in self.component_args:
+            elif self.is_instance_spec(v):  # PROTOCOL.md: a known class name is an instance in any argument
                 args[k] = self.make(v)
         inst = cls(**args)
-        self.params[id(inst)] = {k: v for k, v in given.items() if k not in self.component_args}
+        # the strategy's own parameters as the reference writes them: an instance as {"class": name}
+        self.params[id(inst)] = {k: ({"class": v if isinstance(v, str) else v["class"]} if self.is_instance_spec(v) else v)
+                                 for k, v in given.items() if k not in self.component_args}
         return inst
 
     def convert(self, key, value):
@@ -270,7 +277,9 @@ class Adapter:
             params = self.params[id(strat)]
         else:  # built by the connector (_choose_strategy): only the single-device strategies get an argument, `device`
             params = {}
-        if "Single" in type(strat).__name__ and "device" not in (params or {}):  # SingleDevice/TPU/HPU: their device
+        # SingleDevice/TPU/HPU built from a name or by the connector: their device (an instance from the case keeps the
+        # arguments the case gave, as the reference reports them)
+        if "Single" in type(strat).__name__ and "device" not in (params or {}) and id(strat) not in self.params:
             params = dict(params or {}, device=safe(lambda: str(strat.root_device)))
         launcher = strat.launcher
         prec = c.precision if self.fabric else c.precision_plugin  # Fabric's connector calls it `precision`

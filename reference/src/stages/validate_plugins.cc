@@ -158,8 +158,9 @@ bool accepts(const char* cell, const PyValue& v) {
 /// PL 2.2.5 strategies/fsdp.py, xla.py, single_xla.py: the precision_plugin and checkpoint_io setters insist on one
 /// class (columns NeedsPrecision, NeedsCheckpointIO); `given` is what reaches the setter.
 bool strategy_setter_ok(Resolution& c, const StrategyClassRow& cls, const char* arg, const PyValue& given) {
-  const char* need = std::string_view(arg) == "checkpoint_io" ? cls.needs_checkpoint_io : cls.needs_precision;
-  if (!*need || !given.is_instance() || given.inst->cls == need) return true;
+  bool io = std::string_view(arg) == "checkpoint_io";
+  const char* need = io ? cls.needs_checkpoint_io : cls.needs_precision;
+  if (!*need || !given.is_instance() || (io ? checkpoint_io_accepted(c, cls, given) : given.inst->cls == need)) return true;
   c.fire(RuleId::kStrategyPluginClass);
   return c.fail(DiagCode::kStrategyPluginMismatch,
                 {fld("strategy", std::string_view(arg) == "checkpoint_io" ? "XLA" : precision_setter_label(cls)),
