@@ -164,7 +164,8 @@ bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel) 
   }
   if (value == "16-mixed"sv || value == "bf16-mixed"sv) {
     c.fire(RuleId::kMixed);
-    c.note(DiagCode::kAmpInfo, {fld("kind", value == "16-mixed"sv ? "16bit" : "bfloat16")});
+    // "Using 16bit Automatic Mixed Precision (AMP)"; Fabric writes "16-bit".
+    c.note(DiagCode::kAmpInfo, {fld("kind", value == "16-mixed"sv ? (c.fabric() ? "16-bit" : "16bit") : "bfloat16")});
     sel.precision_plan = plugin_plan(row(PrecisionPluginId::kMixedV2), std::string(value), cpu_flag ? "cpu" : "cuda");
     return true;
   }

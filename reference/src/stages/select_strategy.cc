@@ -213,17 +213,24 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
 
 namespace {
 
-// The classes of the group in the profile; a legacy subclass that shares its parent's strategy_name (2.2.5's
-// SingleTPUStrategy) is not listed.
+// The classes of the group in the profile, as Lightning's message lists them: the single-device class first, then the
+// parallel ones in table order, "a `A` or `B`" (1.6.5, the 2.2.5 Trainer) or "a `A`, `B`, or `C`" (2.2.5 Fabric). A
+// legacy subclass that shares its parent's strategy_name (2.2.5's SingleTPUStrategy) is not listed.
 std::string group_classes(StrategyGroup g, const Policy& p) {
-  std::string out;
-  std::vector<std::string_view> names;
-  for (const auto& r : strategy_classes()) {
-    if (r.group != g || !in_profile(r, p) || std::find(names.begin(), names.end(), r.name) != names.end()) continue;
-    names.push_back(r.name);
-    out += std::string(out.empty() ? "a `" : "` or `") + r.cls;
+  std::vector<std::string_view> names, classes;
+  for (bool parallel : {false, true})
+    for (const auto& r : strategy_classes()) {
+      if (r.group != g || r.parallel != parallel || !in_profile(r, p) || std::find(names.begin(), names.end(), r.name) != names.end())
+        continue;
+      names.push_back(r.name);
+      classes.push_back(r.cls);
+    }
+  std::string out = "a";
+  for (size_t k = 0; k < classes.size(); ++k) {
+    bool last = k + 1 == classes.size() && k > 0;
+    out += std::string(k == 0 ? " `" : (last ? (classes.size() > 2 ? ", or `" : " or `") : ", `")) + std::string(classes[k]) + "`";
   }
-  return out + "`";
+  return out;
 }
 
 // spec: the checks each strategy row owns (decision 1, 4b, 4g, 6).

@@ -154,8 +154,9 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
   if (acc.truthy()) {
     if (flags.accelerator_flag.kind != AcceleratorFlag::Kind::kAuto) {
       c.fire(RuleId::kStrategyInstanceAccelerator);
-      std::string other = std::string("`") + c.connector_name() + "(accelerator=" + repr(c.in.flags.accelerator) + ")`";
-      return c.fail(DiagCode::kStrategyComponentTwice, {fld("component", "accelerator"), fld("strategy", s.inst->cls + "()"), fld("other", other)});
+      // "accelerator set through both strategy class and accelerator flag, choose one"
+      return c.fail(DiagCode::kStrategyComponentTwice,
+                    {fld("component", "accelerator"), fld("strategy", s.inst->cls + "()"), fld("other", "accelerator flag")});
     }
     if (auto ai = info_of(c, acc); ai && ai->kind == ClassKind::kAccelerator)
       flags.accelerator_flag = {AcceleratorFlag::Kind::kInstance, static_cast<AcceleratorId>(ai->id)};
@@ -172,7 +173,7 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
     // XLAStrategy builds its own XLAEnvironment (column KeepsClusterEnv: the argument is swallowed).
     if (p.slot == &flags.cluster_env_flag && !cls.keeps_cluster_env) v = PyValue::instance(row(ClusterEnvId::kXla).cls);
     if (!v.truthy()) continue;
-    if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, std::string("`") + c.connector_name() + "(plugins=[" + repr(**p.slot) + "])`");
+    if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "plugins");  // "... and plugins, choose one"
     *p.slot = v;
   }
   return absorb_parallel_devices(c, flags, s);
