@@ -25,6 +25,15 @@ std::string AcceleratorFlag::repr() const {
   return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above
 }
 
+std::string AcceleratorFlag::str() const {
+  switch (kind) {
+    case Kind::kAuto: return "auto";
+    case Kind::kName: return row(id).name;
+    case Kind::kText: return text;
+    default: return repr();  // None, an instance's Cls()
+  }
+}
+
 namespace {
 // PL 1.6.5 utilities/rank_zero.py _get_rank: the first of RANK, LOCAL_RANK, SLURM_PROCID, JSM_NAMESPACE_RANK
 // that is set, else 0. A value int() cannot read is taken as 0 (Lightning would fail to import).

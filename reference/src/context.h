@@ -24,6 +24,8 @@ struct AcceleratorFlag {
   AcceleratorFlag(Kind k, AcceleratorId a = AcceleratorId::kNone, std::string t = {}) : kind(k), id(a), text(std::move(t)) {}
   /// Python repr of the flag as Lightning holds it (`'gpu'`, `'auto'`, `None`, `GPUAccelerator()`).
   std::string repr() const;
+  /// Python str() of the flag as Lightning holds it (`gpu`, `auto`, `None`, `GPUAccelerator()`).
+  std::string str() const;
   /// True when the flag is the string `name` (Lightning's `flag == "gpu"` comparisons).
   bool is_name(AcceleratorId a) const { return kind == Kind::kName && id == a; }
   /// Whether the flag is `a`: the name, or (under policy instances_match_by_kind) an instance of its class.
@@ -178,6 +180,13 @@ inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKin
 inline const char* precision_setter_label(const StrategyClassRow& cls) {
   if (cls.id == StrategyClass::kXlaFsdp) return "XLA FSDP";
   return cls.group == StrategyGroup::kTpu ? "XLA" : "FSDP";
+}
+
+/// The class whose constructor fails when a strategy's package is missing: the strategy's own, except Fabric's
+/// XLAStrategy, whose __init__ checks nothing itself and builds its XLAEnvironment first (PL 2.2.5
+/// fabric/strategies/xla.py XLAStrategy.__init__; the Trainer's checks _XLA_AVAILABLE before).
+inline const char* package_component(const Input& c, const StrategyClassRow& cls) {
+  return c.fabric() && cls.id == StrategyClass::kXla ? row(ClusterEnvId::kXla).cls : cls.cls;
 }
 
 /// Whether a strategy's checkpoint io setter takes `io`: any CheckpointIO where the class insists on none, else its class;

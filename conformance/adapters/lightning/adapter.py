@@ -138,13 +138,14 @@ class Adapter:
         try:
             with warnings.catch_warnings(record=True) as notes:
                 warnings.simplefilter("always")
-                conn, error, env_flags = None, None, {}
+                conn, error, env_flags, built = None, None, {}, False
                 try:
                     kwargs = dict(ora.defaults)
                     env_flags = {k: v for k, v in ora.trainer_env_defaults().items() if k not in flags}
                     kwargs.update(env_flags)
                     with warnings.catch_warnings(record=True):  # user code builds instances before the Trainer:
                         given = {k: self.convert(k, flags[k]) for k in build_order(flags)}  # not notes
+                    built = True
                     check_trainer_keywords(flags, ora.trainer_params, getattr(ora, "owner", "Trainer"))
                     kwargs.update({k: v for k, v in given.items() if k in ora.defaults})  # the connector's share
                     ora.log_records = notes  # warnings and log records in one list, in emission order
@@ -156,8 +157,9 @@ class Adapter:
                     unknown = machine_unknown(e)
                     if unknown:
                         return {"skipped": unknown}
-                    # fields name the values Lightning got (Fabric: LT_* variables replace the call's values)
-                    overrides = ora.env_overrides() if self.fabric else {}
+                    # fields name the values Lightning got (Fabric: LT_* variables replace the call's values, once the
+                    # user's instances are built: an instance's own constructor error names the instance)
+                    overrides = ora.env_overrides() if self.fabric and built else {}
                     error = self.error_of(e, {**env_flags, **flags, **overrides})
                 ora.log_records = []
             outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}

@@ -137,7 +137,8 @@ bool exclusive_late(Resolution& c, const Selection& sel) {
   c.fire(RuleId::kExclusiveLate);
   return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need, c.pol)),
                                                          fld("strategy_class", row(*sel.strategy_cls).cls), fld("accelerator", sel.accelerator_flag_repr()),
-                                                         fld("strategy", c.in.flags.strategy.is_none()
+                                                         fld("strategy", !sel.strategy_flag.is_absent() ? sel.strategy_flag  // 2.2.5
+                                                                         : c.in.flags.strategy.is_none()
                                                                              ? PyValue::string(std::string(sel.strategy_name))
                                                                              : c.in.flags.strategy)});
 }

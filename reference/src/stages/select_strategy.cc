@@ -204,7 +204,7 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
       return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
   }
   if (*cls.package && !c.in.hardware.has_package(cls.package))
-    return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package), fld("strategy", f)});
+    return c.fail(DiagCode::kPackageMissing, {fld("component", package_component(c, cls)), fld("package", cls.package), fld("strategy", f)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});

@@ -134,9 +134,8 @@ bool absorb_parallel_devices(Resolution& c, FinalFlags& flags, const PyValue& s)
   for (auto [t, acc, label, also] : {std::tuple{"cpu", AcceleratorId::kCpu, "CPU", "cpu"}, std::tuple{"cuda", AcceleratorId::kCuda, "GPU", "gpu"}}) {
     if (type != t) continue;
     c.fire(RuleId::kStrategyInstanceParallelDevices);
-    if (!(is_name("auto") || is_name(t) || is_name(also)))
-      return c.fail(DiagCode::kParallelDevicesConflict,
-                    {fld("device_type", label), fld("strategy", s.inst->cls), fld("accelerator", str_of(c.in.flags.accelerator))});
+    if (!(is_name("auto") || is_name(t) || is_name(also)))  // the message prints the flag as it is now (str())
+      return c.fail(DiagCode::kParallelDevicesConflict, {fld("device_type", label), fld("strategy", s.inst->cls), fld("accelerator", a.str())});
     a = {AcceleratorFlag::Kind::kName, acc};
   }
   flags.strategy_parallel_devices = devs;

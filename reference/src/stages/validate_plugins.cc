@@ -174,7 +174,7 @@ bool construct_strategy(Resolution& c, StrategyClass id, const PyValue& instance
     return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", instance), fld("strategy_class", cls.cls)});
   // DeepSpeed and Bagua check their package; HorovodStrategy.__init__ reads hvd.rank() (a NameError without it).
   if (*cls.package && !c.in.hardware.has_package(cls.package))
-    return c.fail(DiagCode::kPackageMissing, {fld("component", cls.cls), fld("package", cls.package)});
+    return c.fail(DiagCode::kPackageMissing, {fld("component", package_component(c, cls)), fld("package", cls.package)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
     return c.fail(DiagCode::kStrategyNeedsHardware, {fld("strategy", cls.cls), fld("hardware", cls.hardware == AcceleratorId::kIpu ? "IPU" : "HPU")});
