@@ -49,6 +49,12 @@ STRATEGY_INSTANCES = [
     {"class": "DataParallelStrategy", "args": {"precision_plugin": "DoublePrecision"}},  # no **kwargs: TypeError
     {"class": "DDPStrategy", "args": {"checkpoint_io": "TorchCheckpointIO", "start_method": "spawn"}},
     {"class": "XLAStrategy", "args": {"precision": "Precision"}},
+    # the shapes a second, independent generator found differences with: bare single-device classes (their device),
+    # an instance in a non-component argument, a strategy accelerator instance beside its parallel devices
+    "SingleDeviceStrategy", "SingleDeviceXLAStrategy",
+    {"class": "DDPStrategy", "args": {"start_method": "spawn", "precision": "MixedPrecision"}},
+    {"class": "DDPStrategy", "args": {"accelerator": "CPUAccelerator", "parallel_devices": ["cpu", "cpu", "cpu"]}},
+    {"class": "XLAStrategy", "args": {"sync_module_states": False}},
 ]
 ACCELERATORS = [None, "auto", "cpu", "cuda", "gpu", "mps", "tpu", "GPU", "Cpu", "foo", "ipu", "hpu", "ddp", 5,
                 "CPUAccelerator", "CUDAAccelerator", "MPSAccelerator", "XLAAccelerator"]
@@ -100,6 +106,7 @@ PLUGINS = [p for p in v2.PLUGINS if p not in ("TorchSyncBatchNorm", "CustomLayer
     {"class": "FSDPPrecision", "args": {"precision": "bf16-mixed"}},
     {"class": "XLAPrecision", "args": {"precision": "bf16-true"}},
     {"class": "HalfPrecision", "args": {"precision": "junk"}}, 5,
+    "BitsandbytesPrecision", "TransformerEnginePrecision",  # their required arguments: PROTOCOL.md defaults
 ]
 # Trainer keywords Fabric.__init__ does not take, and their typical values
 NON_FABRIC_FLAGS = {"sync_batchnorm": [True, False], "deterministic": [True, "warn"], "benchmark": [True],
