@@ -146,8 +146,6 @@ struct Selection {
   std::string_view strategy_name;  ///< registered name or class strategy_name (table storage)
   std::vector<std::pair<std::string, std::string>> strategy_params;
   bool strategy_is_instance = false;
-  /// select22_strategy: the strategy flag after its default and fallbacks, as Lightning 2.2.5 keeps it (_strategy_flag).
-  PyValue strategy_flag;
   std::string root_device;
   PrecisionPlan precision_plan;  ///< select_precision
 
@@ -155,6 +153,12 @@ struct Selection {
   /// under policy instances_match_by_kind).
   bool accelerator_flag_is(AcceleratorId a, const Policy& pol) const {
     return accelerator == a && (!accelerator_is_instance || pol.instances_match_by_kind);
+  }
+  /// The strategy flag as Lightning 2.2.5 keeps it after its default and fallbacks (`self._strategy_flag`, named by
+  /// the interactive and XLA errors): the instance given, else the registered name chosen (lower-cased). Built only
+  /// for a message.
+  PyValue kept_strategy_flag(const Input& c) const {
+    return strategy_is_instance ? c.in.flags.strategy : PyValue::string(std::string(strategy_name));
   }
   /// Python repr of the chosen accelerator flag (`'gpu'`, `GPUAccelerator()`).
   std::string accelerator_flag_repr() const { return AcceleratorFlag(flag_kind(), accelerator).repr(); }
@@ -213,7 +217,8 @@ std::string group_allowed(StrategyGroup g, const Policy& p);
 
 // Stage entry points, in the order resolve() calls them. Each writes only its own stage's result.
 /// The case with `PL_TRAINER_<FLAG>` environment defaults applied to the flags it does not pass; nullopt when
-/// none applies (validate.trainer-env-defaults). Builds the Input, before stage 1.
+/// none applies (validate.trainer-env-defaults). Builds the Input, before stage 1; the Trainer's only (Fabric reads
+/// LT_* variables instead, fabric_arguments).
 std::optional<Case> trainer_env_defaults(const Case& in, Profile p);  // stages/validate_flags.cc
 /// A flag the profile's Trainer.__init__ does not take (tables/flags.def, column Accepted): Python's TypeError.
 bool check_keywords(Resolution& c);  // stages/validate_flags.cc

@@ -42,7 +42,7 @@ bool run_fabric22(detail::Resolution& c, detail::FinalFlags& flags, detail::Sele
 }
 
 /// The outcome of a finished resolution: its plan (already in `out`) or its error, its notes and trace.
-Outcome finish(detail::Resolution& c, Outcome&& out, bool ok) {
+void finish(detail::Resolution& c, Outcome& out, bool ok) {
   if (!ok) out.result = std::move(*c.error);
   if (c.fabric()) {  // the messages name the class the user constructs
     if (!ok) std::get<Diagnostic>(out.result).connector = c.connector_name();
@@ -50,41 +50,47 @@ Outcome finish(detail::Resolution& c, Outcome&& out, bool ok) {
   }
   out.notes = std::move(c.notes);
   out.trace = std::move(c.trace);
-  return std::move(out);
 }
 
 // Fabric(...) binds its keywords (user code has built the instances) before _Connector reads LT_*: those steps run on
 // the case as given, the connector's on the case with the LT_* arguments; one journal goes through both.
-Outcome resolve_fabric(const Case& given, Profile profile) {
+void resolve_fabric(const Case& given, Profile profile, Outcome& out) {
   detail::Resolution pre(given, profile);
   std::optional<Case> replaced;
   bool ok = detail::construct_instances(pre) && detail::check_keywords(pre) && detail::fabric_arguments(pre, replaced);
   detail::Resolution c(replaced ? *replaced : given, profile);
   static_cast<detail::Journal&>(c) = std::move(static_cast<detail::Journal&>(pre));
-  Outcome out;
   Plan& plan = out.result.emplace<Plan>();
   detail::FinalFlags flags;
   detail::Selection sel;
   ok = ok && run_fabric22(c, flags, sel, plan);
-  return finish(c, std::move(out), ok);
+  finish(c, out, ok);
 }
 
-}  // namespace
-
-Outcome resolve(const Case& given, Profile profile) {
-  if (policy(profile).connector_release == ConnectorRelease::kFabric22) return resolve_fabric(given, profile);
+// The Trainer's connectors: the PL_TRAINER_* defaults first, then each release's steps and the determinism block.
+void resolve_trainer(const Case& given, Profile profile, Outcome& out) {
   std::optional<Case> with_env_defaults = detail::trainer_env_defaults(given, profile);
   const Case& in = with_env_defaults ? *with_env_defaults : given;
   detail::Resolution c(in, profile);  // the read-only input and the journal every stage appends to
   if (with_env_defaults) c.fire(RuleId::kTrainerEnvDefaults);
-  Outcome out;
   Plan& plan = out.result.emplace<Plan>();  // built in place; replaced by the error when a stage fails
   detail::FinalFlags flags;
   detail::Selection sel;
   bool ok = c.pol.connector_release == ConnectorRelease::kLightning22 ? run_lightning22(c, flags, sel, plan)
                                                                        : run_lightning16(c, flags, sel, plan);
   if (ok) detail::realize_determinism(c, plan);
-  return finish(c, std::move(out), ok);
+  finish(c, out, ok);
+}
+
+}  // namespace
+
+Outcome resolve(const Case& given, Profile profile) {
+  Outcome out;  // one object, returned in place
+  if (policy(profile).connector_release == ConnectorRelease::kFabric22)
+    resolve_fabric(given, profile, out);
+  else
+    resolve_trainer(given, profile, out);
+  return out;
 }
 
 }  // namespace accord::reference

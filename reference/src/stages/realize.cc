@@ -137,7 +137,7 @@ bool exclusive_late(Resolution& c, const Selection& sel) {
   c.fire(RuleId::kExclusiveLate);
   return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need, c.pol)),
                                                          fld("strategy_class", row(*sel.strategy_cls).cls), fld("accelerator", sel.accelerator_flag_repr()),
-                                                         fld("strategy", !sel.strategy_flag.is_absent() ? sel.strategy_flag  // 2.2.5
+                                                         fld("strategy", c.release22() ? sel.kept_strategy_flag(c)
                                                                          : c.in.flags.strategy.is_none()
                                                                              ? PyValue::string(std::string(sel.strategy_name))
                                                                              : c.in.flags.strategy)});

@@ -50,7 +50,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   if (!c.in.interactive || kind == LauncherKind::kNone) return true;
   c.fire(RuleId::kInteractive);
   if (plan.launcher.interactive_compatible) return true;
-  const PyValue& flag = sel.strategy_flag;  // `self._strategy_flag`: lower-cased, after the default and fallbacks
+  const PyValue flag = sel.kept_strategy_flag(c);  // `self._strategy_flag`: lower-cased, after the default and fallbacks
   return c.fail(DiagCode::kInteractiveIncompatible,
                 {fld("strategy", flag), fld("compatible", c.fabric() ? "`Fabric(strategy='dp'|'ddp_notebook')`" : "`Trainer(strategy='ddp_notebook')`")});
 }

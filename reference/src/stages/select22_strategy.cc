@@ -101,7 +101,6 @@ bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (py_eq_str(*strategy, "auto")) strategy = &chosen.emplace(default_choice(c, flags, sel));
   if (c.fabric()) fabric_fallbacks(c, sel, chosen, strategy);
   if (!fallback_checks(c, sel, *strategy)) return false;
-  sel.strategy_flag = *strategy;
   if (strategy->is_str() && strategy->str == "single_tpu")
     c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py
   if (!instantiate_strategy(c, sel, *strategy)) return false;

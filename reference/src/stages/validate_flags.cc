@@ -176,7 +176,6 @@ std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
 }  // namespace
 
 std::optional<Case> trainer_env_defaults(const Case& in, Profile p) {
-  if (policy(p).connector_release == ConnectorRelease::kFabric22) return std::nullopt;  // Fabric reads LT_* instead
   if (in.env.empty() || in.env.lower_bound("PL_TRAINER_") == in.env.end() ||
       in.env.lower_bound("PL_TRAINER_")->first.rfind("PL_TRAINER_", 0) != 0)
     return std::nullopt;
