@@ -110,15 +110,20 @@ void load_file(const std::string& path, Corpus* out) {
     schema_errors(path, doc, results, &out->errors);
     return;
   }
+  // A file contributes its cases only when every case reads: a file with an error is reported whole, never half-run.
   const json& cases = doc["cases"];
+  std::vector<Fixture> read;
+  std::size_t errors = out->errors.size();
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Fixture f;
     std::string ptr, msg;
     if (fixture_from_json(cases[i], path, "/cases/" + std::to_string(i), &f, &ptr, &msg))
-      out->fixtures.push_back(std::move(f));
+      read.push_back(std::move(f));
     else
       out->errors.push_back({path, ptr, msg});
   }
+  if (out->errors.size() != errors) return;
+  for (auto& f : read) out->fixtures.push_back(std::move(f));
 }
 
 Corpus load_corpus(const std::string& dir) {
