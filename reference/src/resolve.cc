@@ -58,13 +58,16 @@ void resolve_fabric(const Case& given, Profile profile, Outcome& out) {
   detail::Resolution pre(given, profile);
   std::optional<Case> replaced;
   bool ok = detail::construct_instances(pre) && detail::check_keywords(pre) && detail::fabric_arguments(pre, replaced);
-  detail::Resolution c(replaced ? *replaced : given, profile);
+  auto run = [&](detail::Resolution& c) {
+    Plan& plan = out.result.emplace<Plan>();
+    detail::FinalFlags flags;
+    detail::Selection sel;
+    finish(c, out, ok && run_fabric22(c, flags, sel, plan));
+  };
+  if (!replaced) return run(pre);  // no LT_* argument and an int num_nodes: the case as given
+  detail::Resolution c(*replaced, profile);
   static_cast<detail::Journal&>(c) = std::move(static_cast<detail::Journal&>(pre));
-  Plan& plan = out.result.emplace<Plan>();
-  detail::FinalFlags flags;
-  detail::Selection sel;
-  ok = ok && run_fabric22(c, flags, sel, plan);
-  finish(c, out, ok);
+  run(c);
 }
 
 // The Trainer's connectors: the PL_TRAINER_* defaults first, then each release's steps and the determinism block.

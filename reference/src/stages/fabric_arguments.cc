@@ -84,9 +84,16 @@ std::optional<PyValue> py_int(const PyValue& v) {
 bool fabric_arguments(Resolution& c, std::optional<Case>& replaced) {
   bool read = false;
   for (const EnvArgument& a : kEnvArguments) {
+    const std::string* env = c.env_var(a.env);
+    bool nodes = a.member == &UserFlags::num_nodes;
     const PyValue& given = c.in.flags.*a.member;
+    if (!env && !nodes) continue;  // nothing to read: the argument stays as given
+    if (!env && given.is_absent()) {  // int(1), Fabric's default
+      c.fire(RuleId::kFabricNumNodesInt);
+      continue;
+    }
     PyValue current = given.is_absent() ? a.default_value() : given;
-    if (const std::string* env = c.env_var(a.env)) {
+    if (env) {
       if (!read) c.fire(RuleId::kFabricArgumentsFromEnv);
       read = true;
       std::string shown = py_str(current);
@@ -104,7 +111,7 @@ bool fabric_arguments(Resolution& c, std::optional<Case>& replaced) {
       if (!replaced) replaced = c.in;
       replaced->flags.*a.member = current;
     }
-    if (a.member != &UserFlags::num_nodes) continue;
+    if (!nodes) continue;
     c.fire(RuleId::kFabricNumNodesInt);
     auto n = py_int(current);
     if (!n) return c.fail(DiagCode::kNotInt, {fld("flag", "num_nodes"), fld("value", current)});
