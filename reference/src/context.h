@@ -194,12 +194,14 @@ inline const char* package_component(const Input& c, const StrategyClassRow& cls
 }
 
 /// Whether a strategy's checkpoint io setter takes `io`: any CheckpointIO where the class insists on none, else its class;
-/// the Trainer's XLA setters also take a _WrappingCheckpointIO (AsyncCheckpointIO), Fabric's do not (PL 2.2.5
-/// pytorch/strategies/xla.py and single_xla.py, fabric/strategies/xla*.py checkpoint_io setters).
+/// the Trainer's XLA setters also take a wrapping checkpoint io (tables/other_classes.def, column Wraps), Fabric's do
+/// not (PL 2.2.5 pytorch/strategies/xla.py and single_xla.py, fabric/strategies/xla*.py checkpoint_io setters).
 inline bool checkpoint_io_accepted(const Input& c, const StrategyClassRow& cls, const PyValue& io) {
   if (!*cls.needs_checkpoint_io) return true;
   if (!io.is_instance()) return false;
-  return io.inst->cls == cls.needs_checkpoint_io || (!c.fabric() && io.inst->cls == "AsyncCheckpointIO");
+  if (io.inst->cls == cls.needs_checkpoint_io) return true;
+  auto ci = c.fabric() ? std::nullopt : c.class_of(*io.inst);
+  return ci && ci->kind == ClassKind::kCheckpointIO && ci->wraps;
 }
 
 /// `Trainer(flag=value)` field helpers.

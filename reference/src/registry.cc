@@ -170,10 +170,10 @@ std::optional<StrategyId> strategy_by_name(std::string_view name, const Policy& 
 }
 
 namespace {
-struct OtherClass { const char* cls; ClassKind kind; bool native; PolicyGate gate; };
+struct OtherClass { const char* cls; ClassKind kind; bool native; bool wraps; PolicyGate gate; };
 const OtherClass kOtherClasses[] = {
 #include "gate_macros.h"
-#define ACCORD_OTHER_CLASS(Class, Kind, Native, Gate) {Class, ClassKind::Kind, Native, Gate},
+#define ACCORD_OTHER_CLASS(Class, Kind, Native, Wraps, Gate) {Class, ClassKind::Kind, Native, Wraps, Gate},
 #include "../tables/other_classes.def"
 #include "gate_macros_end.h"
 };
@@ -189,7 +189,7 @@ std::optional<ClassInfo> scan_classes(std::string_view cls) {
   for (const auto& r : cluster_envs())
     if (cls == r.cls) return ClassInfo{ClassKind::kClusterEnvironment, static_cast<int>(r.id), true};
   for (const auto& r : other_classes())
-    if (cls == r.cls) return ClassInfo{r.kind, -1, r.native};
+    if (cls == r.cls) return ClassInfo{r.kind, -1, r.native, r.wraps};
   return std::nullopt;
 }
 }  // namespace
@@ -224,7 +224,7 @@ const ClassRows& class_rows() {
     for (const auto& r : strategy_classes()) add(r.cls, {ClassKind::kStrategy, static_cast<int>(r.id), true}, r.gate);
     for (const auto& r : precision_plugins()) add(r.cls, {ClassKind::kPrecisionPlugin, static_cast<int>(r.id), true}, r.gate);
     for (const auto& r : cluster_envs()) add(r.cls, {ClassKind::kClusterEnvironment, static_cast<int>(r.id), true}, r.gate);
-    for (const auto& r : other_classes()) add(r.cls, {r.kind, -1, r.native}, r.gate);
+    for (const auto& r : other_classes()) add(r.cls, {r.kind, -1, r.native, r.wraps}, r.gate);
     for (size_t k = out.rows.size(); k-- > 0;) {  // chain each row to the next of its name
       for (size_t j = k + 1; j < out.rows.size(); ++j)
         if (out.rows[j].name == out.rows[k].name) { out.rows[k].next = static_cast<int>(j); break; }

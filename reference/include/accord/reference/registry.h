@@ -116,6 +116,7 @@ struct ClassInfo {
   ClassKind kind;
   int id = -1;          ///< the row id in the kind's table (-1 for checkpoint io / layer sync)
   bool native = true;   ///< layer sync: the built-in NativeSyncBatchNorm
+  bool wraps = false;   ///< checkpoint io: a _WrappingCheckpointIO (tables/other_classes.def, column Wraps)
 };
 /// Looks a class name up over every table (exact case), in any profile (the first row of that name); nullopt for
 /// unknown classes.
