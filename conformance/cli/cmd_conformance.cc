@@ -34,6 +34,7 @@ struct RunArgs {
   bool fail_fast = false;
   double timeout = 10;
   std::string report, out, divergences;
+  std::string legacy_report;  ///< `--report FORMAT`, the old spelling of --format (one more release)
   bool live = false;
   std::string live_hardware;  ///< a saved `accord probe` output, instead of probing
 };
@@ -182,21 +183,48 @@ int run_compare(const RunArgs& a) {
     runs.push_back(std::move(collect.results));
   }
   cf::ComparisonTable t = cf::build_comparison(names, a.profile, runs);
-  std::cout << cf::render_comparison(t, "text");
-  if (!a.report.empty()) {
+  const std::string format = a.report.empty() ? "text" : a.report;
+  std::cout << cf::render_comparison(t, a.out.empty() ? format : "text");  // the table on the terminal; --format F alone: F
+  if (!a.out.empty()) {
     std::ofstream f(a.out, std::ios::trunc);
-    f << cf::render_comparison(t, a.report);
+    f << cf::render_comparison(t, format);
     if (!f.flush()) return std::cerr << "accord compare: " << a.out << ": cannot write the report\n", 2;
   }
   return t.differing() ? 1 : 0;
 }
 
-int run_lint(const std::string& dir) {
-  if (std::string error; !readable_dir(dir, &error)) return std::cerr << "accord lint: " << error << "\n", 2;
-  cf::LintResult r = cf::lint_corpus(dir, cf::reference_vocabulary());
-  for (const auto& p : r.problems) std::cout << cf::to_string(p) << "\n";
-  std::cout << "accord lint: " << dir << ": " << r.files << " files, " << r.cases << " cases, " << r.problems.size()
-            << " problems\n";
+struct LintArgs {
+  std::string dir = "fixtures";
+  std::string format = "text";
+  std::string out;  ///< empty: stdout
+};
+
+/// `--format json`: {"corpus", "files", "cases", "problems": [{"file", "pointer", "message"}], "ok"}.
+std::string lint_json(const std::string& dir, const cf::LintResult& r) {
+  nlohmann::json problems = nlohmann::json::array();
+  for (const auto& p : r.problems) problems.push_back({{"file", p.file}, {"pointer", p.pointer}, {"message", p.message}});
+  nlohmann::json j = {{"corpus", dir}, {"files", r.files}, {"cases", r.cases}, {"problems", problems}, {"ok", r.problems.empty()}};
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+int run_lint(const LintArgs& a) {
+  if (std::string error; !readable_dir(a.dir, &error)) return std::cerr << "accord lint: " << error << "\n", 2;
+  cf::LintResult r = cf::lint_corpus(a.dir, cf::reference_vocabulary());
+  std::string text;
+  if (a.format == "json") {
+    text = lint_json(a.dir, r);
+  } else {
+    for (const auto& p : r.problems) text += cf::to_string(p) + "\n";
+    text += "accord lint: " + a.dir + ": " + std::to_string(r.files) + " files, " + std::to_string(r.cases) + " cases, " +
+            std::to_string(r.problems.size()) + " problems\n";
+  }
+  if (a.out.empty()) {
+    std::cout << text;
+  } else {
+    std::ofstream f(a.out, std::ios::trunc);
+    if (!(f << text) || !f.flush()) return std::cerr << "accord lint: " << a.out << ": cannot write the report\n", 2;
+    std::cerr << "accord lint: " << r.problems.size() << " problems; report written to " << a.out << "\n";
+  }
   return r.problems.empty() ? 0 : 1;
 }
 
@@ -229,13 +257,42 @@ void add_run_options(CLI::App* cmd, RunArgs* a) {
   cmd->add_option("--divergences", a->divergences, "expected-divergence file (default: conformance/implementations/<name>.json)");
 }
 
+/// `--format F` and `--out FILE`, the one spelling of every command that writes a report (the old `--report F` of
+/// conform and compare still works, with a note on stderr).
+void add_report_options(CLI::App* cmd, std::string* format, std::string* out, std::string* legacy,
+                        const std::vector<std::string>& formats, const std::string& out_help) {
+  std::string names;
+  for (const auto& f : formats) names += (names.empty() ? "" : " | ") + f;
+  cmd->add_option("--format", *format, "report format: " + names)->check(CLI::IsMember(formats));
+  cmd->add_option("--out", *out, out_help);
+  if (legacy) cmd->add_option("--report", *legacy, "old spelling of --format")->check(CLI::IsMember(formats))->group("");
+}
+
+/// After parsing: the old `--report` spelling, and --format/--out given together when `both` is required.
+/// False (after a message) on a usage error.
+bool settle_report_options(const std::string& cmd, std::string* format, const std::string& out, const std::string& legacy,
+                           bool both) {
+  if (!legacy.empty()) {
+    std::cerr << "accord " << cmd << ": note: --report is the old spelling of --format and will be removed in accord 0.3\n";
+    if (format->empty()) *format = legacy;
+  }
+  if (both && format->empty() != out.empty()) {
+    std::cerr << "accord " << cmd << ": " << (out.empty() ? "--format needs --out FILE (the terminal report stays on stdout)"
+                                                          : "--out needs --format (" + cmd + " --help lists the formats)")
+              << "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void register_conformance(CLI::App& app) {
-  auto lint_dir = std::make_shared<std::string>("fixtures");
+  auto l = std::make_shared<LintArgs>();
   auto* lint = app.add_subcommand("lint", "Check a fixture corpus: schema, ids, folders, rule IDs, codes, profiles, capabilities");
-  lint->add_option("dir", *lint_dir, "corpus directory")->capture_default_str();
-  lint->callback([lint_dir] { std::exit(run_lint(*lint_dir)); });
+  lint->add_option("dir", l->dir, "corpus directory")->capture_default_str();
+  add_report_options(lint, &l->format, &l->out, nullptr, {"text", "json"}, "report file (default: stdout)");
+  lint->callback([l] { std::exit(run_lint(*l)); });
 
   auto profile = std::make_shared<std::string>(ref::profile_name(ref::default_profile()));
   auto serve_jobs = std::make_shared<int>(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
@@ -253,19 +310,20 @@ void register_conformance(CLI::App& app) {
   conform->add_flag("--fail-fast", c->fail_fast, "stop after the first case that does not pass");
   conform->add_flag("--live", c->live, "resolve with this machine's probed hardware; check each case's expect_live for its hardware class");
   conform->add_option("--live-hardware", c->live_hardware, "like --live, with hardware from a saved `accord probe` output");
-  auto* rep = conform->add_option("--report", c->report, "report file format")->check(CLI::IsMember(cf::report_formats()));
-  conform->add_option("--out", c->out, "report file (written as the run goes)")->needs(rep);
-  rep->needs(conform->get_option("--out"));
-  conform->callback([c] { std::exit(run_conform(*c)); });
+  add_report_options(conform, &c->report, &c->out, &c->legacy_report, cf::report_formats(), "report file (written as the run goes)");
+  conform->callback([c] {
+    if (!settle_report_options("conform", &c->report, c->out, c->legacy_report, true)) std::exit(2);
+    std::exit(run_conform(*c));
+  });
 
   auto m = std::make_shared<RunArgs>();
   auto* compare = app.add_subcommand("compare", "Run the corpus on several implementations; one table, differing cases first");
   add_run_options(compare, m.get());
   compare->add_option("--impl", m->impls, "`reference` or a shell command; give two or more")->required()->expected(1)->take_all();
-  auto* crep = compare->add_option("--report", m->report, "report format")->check(CLI::IsMember({"markdown", "json", "html"}));
-  compare->add_option("--out", m->out, "report file")->needs(crep);
-  crep->needs(compare->get_option("--out"));
+  add_report_options(compare, &m->report, &m->out, &m->legacy_report, {"text", "markdown", "json", "html"},
+                     "report file (default: stdout)");
   compare->callback([m] {
+    if (!settle_report_options("compare", &m->report, m->out, m->legacy_report, false)) std::exit(2);
     if (m->impls.size() < 2) {
       std::cerr << "accord compare: give at least two --impl\n";
       std::exit(2);

@@ -183,6 +183,9 @@ void list(const std::string& what) {
       for (const auto& p : ref::profiles()) std::cout << "\t" << (ref::flag_accepted(f, p.profile) ? "accepted" : "-");
       std::cout << "\t" << ref::lacking_name(f.lacking) << "\t" << f.description << "\n";
     }
+  } else if (what == "capabilities") {  // conformance/tables/capabilities.def: the tag a case may require, its meaning
+    for (std::size_t k = 0; k < cf::known_capabilities().size(); ++k)
+      std::cout << cf::known_capabilities()[k] << "\t" << cf::capability_meanings()[k] << "\n";
   } else if (what == "precisions") {  // tables/precisions.def: the spelling (repr), its group, its reading per profile
     std::cout << "spelling\tgroup";
     for (const auto& p : ref::profiles()) std::cout << "\t" << p.name;
@@ -212,10 +215,12 @@ void register_resolve(CLI::App& app) {
 
   auto what = std::make_shared<std::string>();
   auto* ls = app.add_subcommand("list", "List a vocabulary: strategies, accelerators, classes, rules, codes, profiles, policies, "
-                                        "flags, precisions");
-  ls->add_option("what", *what, "strategies | accelerators | classes | rules | codes | profiles | policies | flags | precisions")
-      ->required()
-      ->check(CLI::IsMember({"strategies", "accelerators", "classes", "rules", "codes", "profiles", "policies", "flags", "precisions"}));
+                                        "flags, precisions, capabilities");
+  const std::vector<std::string> kinds = {"strategies", "accelerators", "classes", "rules", "codes", "profiles",
+                                          "policies", "flags", "precisions", "capabilities"};
+  std::string names;
+  for (const auto& k : kinds) names += (names.empty() ? "" : " | ") + k;
+  ls->add_option("what", *what, names)->required()->check(CLI::IsMember(kinds));
   ls->callback([what] { list(*what); });
 }
 

@@ -1,16 +1,49 @@
 // main.cc: the `accord` command line: registers every subcommand and runs the chosen one.
+//
+// Exit status, for every command (conformance/README.md, "Command-line conventions"): 0 success, 1 the check ran
+// and found failures (or differences), 2 usage or input error. CLI11's own parse errors (its codes 105-114) are
+// mapped to 2 here; the live commands keep the status of the run they report.
+#include <exception>
+#include <iostream>
+
 #include "commands.h"
 
 #ifdef ACCORD_HAVE_LIVE
 #include "accord/conformance/live.h"
 #endif
 
+#ifndef ACCORD_VERSION
+#define ACCORD_VERSION "unknown"
+#endif
+
 namespace accord::cli {
 std::function<nlohmann::json()> live_probe;
+
+namespace {
+
+/// The names of the registered subcommands, `a | b | c`, for the unknown-command message.
+std::string command_names(CLI::App& app) {
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands([](CLI::App* s) { return !s->get_group().empty(); }))
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  return names;
+}
+
+/// `accord bogus ...`: CLI11 would answer "A subcommand is required"; name the word and the commands instead.
+bool unknown_command(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->check_name(argv[1])) return false;
+  std::cerr << "accord: '" << argv[1] << "' is not a command (commands: " << command_names(app) << "; see accord --help)\n";
+  return true;
+}
+
+}  // namespace
 }  // namespace accord::cli
 
 int main(int argc, char** argv) {
   CLI::App app{"accord: reference accelerator connector and conformance suite"};
+  app.set_version_flag("--version", std::string("accord ") + ACCORD_VERSION);
   app.require_subcommand(1);
   accord::cli::register_resolve(app);
   accord::cli::register_conformance(app);
@@ -21,6 +54,17 @@ int main(int argc, char** argv) {
   accord::conformance::register_live_commands(app);
   accord::cli::live_probe = [] { return accord::conformance::to_json(accord::conformance::probe_hardware()); };
 #endif
-  CLI11_PARSE(app, argc, argv);
+  if (accord::cli::unknown_command(app, argc, argv)) return 2;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a live command's run status (launch, probe), not a usage error
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {
+    int status = app.exit(e);  // prints help / version (status 0) or the usage error
+    return status == 0 ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "accord: " << e.what() << "\n";
+    return 2;
+  }
   return 0;
 }

@@ -32,4 +32,12 @@ const std::vector<std::string>& known_capabilities() {
   return tags;
 }
 
+const std::vector<std::string>& capability_meanings() {
+  static const std::vector<std::string> meanings = {
+#define ACCORD_CAPABILITY(Tag, Meaning) Meaning,
+#include "../tables/capabilities.def"
+  };
+  return meanings;
+}
+
 }  // namespace accord::conformance

@@ -2,7 +2,10 @@
 """hostile_test.py: runs the rows of hostile_inputs.json against the `accord` binary.
 
 Each row: a command line, the bytes of one input, the expected exit status and a regex the combined
-stdout + stderr must match. Nothing may abort (exit 134, 139) or hang. Usage (ctest does this):
+stdout + stderr must match (`stdout`: a regex for stdout alone; `out_file`: one for the report written to
+{out}).
+{fixtures} is the repository's corpus. The same runner checks cli_conventions.json (--table). Nothing may abort
+(exit 134, 139) or hang. Usage (ctest does this):
     python3 hostile_test.py --accord build/bin/accord [--table hostile_inputs.json] [-v]
 """
 import argparse
@@ -40,7 +43,8 @@ def run_row(row, tmp):
         f.write(data)
     with open(os.path.join(corpus, "cases", "strategy", "x.json"), "wb") as f:
         f.write(row["corpus_content"].encode("utf-8") if "corpus_content" in row else data)
-    subs = {"{file}": path, "{corpus}": corpus, "{dir}": tmp, "{missing}": os.path.join(tmp, "no-such-file.json")}
+    subs = {"{file}": path, "{corpus}": corpus, "{dir}": tmp, "{missing}": os.path.join(tmp, "no-such-file.json"),
+            "{fixtures}": os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures"), "{out}": os.path.join(tmp, "report")}
     argv = [ARGS.accord]
     for a in row["args"]:
         for k, v in subs.items():
@@ -64,6 +68,9 @@ class HostileInputs(unittest.TestCase):
                 self.assertRegex(out + err, re.compile(row["message"], re.S), said)
                 if "stdout" in row:
                     self.assertRegex(out, re.compile(row["stdout"], re.S), said)
+                if "out_file" in row:  # a regex the report file written to {out} must match
+                    with open(os.path.join(tmp, "report"), encoding="utf-8", errors="replace") as f:
+                        self.assertRegex(f.read(), re.compile(row["out_file"], re.S), said)
                 if ARGS.verbose:
                     print("%-44s exit %d  %s" % (row["name"], status, (err or out).strip().splitlines()[-1:]))
 

@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """accord protocol adapter for the REAL Lightning accelerator connector (1.6.5 or 2.x; Trainer or Fabric).
 
-    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 adapter.py --lightning 1.6|2.x [--connector trainer|fabric]
+    python3 adapter.py --lightning 1.6|2.x [--connector trainer|fabric] [--root DIR]
+
+Lightning is the one this Python imports, unless --root (or $ACCORD_LIGHTNING_ROOT) names a folder made by
+setup_oracle.sh.
 
 Reads JSON-lines requests on stdin and answers on stdout (conformance/PROTOCOL.md). Only the connector is built
 (1.6: AcceleratorConnector, 2.x: _AcceleratorConnector) with the Trainer's defaults for absent flags; with
@@ -509,7 +512,7 @@ def foreign_profile(profile, connector):
     return None
 
 
-def serve(major, inp, out, connector="trainer"):
+def serve(major, inp, out, connector="trainer", root=None):
     ora, adapter = None, None
     for line in inp:
         line = line.strip()
@@ -524,8 +527,7 @@ def serve(major, inp, out, connector="trainer"):
                 if req.get("protocol") != PROTOCOL:
                     reply = {"ok": False, "error": f"unsupported protocol {req.get('protocol')!r}; speaks {PROTOCOL}"}
                 else:
-                    ora = ora or oracle_mod.load(major, os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")),
-                                                 connector)
+                    ora = ora or oracle_mod.load(major, root, connector)
                     if ora is None:
                         reply = {"ok": False, "error": f"cannot import Lightning {major}: {oracle_mod.import_error}"}
                     else:
@@ -557,12 +559,14 @@ def main():
     ap.add_argument("--lightning", choices=["1.6", "2.x"], required=True)
     ap.add_argument("--connector", choices=["trainer", "fabric"], default="trainer",
                     help="the Trainer's accelerator connector (default) or Lightning Fabric's _Connector (2.x only)")
+    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT") or None,
+                    help="a folder made by setup_oracle.sh (default: $ACCORD_LIGHTNING_ROOT, else the Lightning this Python imports)")
     args = ap.parse_args()
     if args.connector == "fabric" and args.lightning != "2.x":
         ap.error("--connector fabric needs --lightning 2.x (Fabric is part of Lightning 2)")
     out = sys.stdout
     sys.stdout = sys.stderr  # anything Lightning prints must not corrupt the protocol stream
-    return serve(args.lightning, sys.stdin, out, args.connector)
+    return serve(args.lightning, sys.stdin, out, args.connector, args.root)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Differential run: real Lightning (through adapter.py) against accord's reference, case by case.
 
-    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 differential.py --accord build/bin/accord [--cache DIR]
+    python3 differential.py --accord build/bin/accord [--cache DIR]
 
 Generates systematic grids (accelerator x strategy x devices x hardware, cluster environments, precision x amp,
 plugins, legacy device flags, determinism, interactive, instances) plus seeded random samples, runs them through
@@ -48,7 +48,8 @@ def main():
     ap.add_argument("--lightning", default=None, choices=["1.6", "2.x"], help="default 1.6 (2.x with --connector fabric)")
     ap.add_argument("--connector", default="trainer", choices=["trainer", "fabric"],
                     help="the Trainer's connector (default) or Lightning Fabric's _Connector (2.x only)")
-    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
+    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT") or None,
+                    help="a folder made by setup_oracle.sh (default: $ACCORD_LIGHTNING_ROOT, else the Lightning this Python imports)")
     ap.add_argument("--vocab", choices=["1.6", "2.x", "fabric"],
                     help="case vocabulary (default: the value of --lightning; fabric with --connector fabric)")
     ap.add_argument("--profile", help="reference profile (default: lightning-1.6, lightning-2.2 for --lightning 2.x, "

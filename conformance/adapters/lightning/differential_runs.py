@@ -43,8 +43,10 @@ def run_lightning(cases, major, root, connector="trainer", profile=None):
     reqs += [json.dumps({"cmd": "resolve", "id": str(i), "profile": profile, "case": c})
              for i, (_, c) in enumerate(cases)]
     reqs.append(json.dumps({"cmd": "stop"}))
-    env = dict(os.environ, ACCORD_LIGHTNING_ROOT=root)
-    argv = ["/usr/bin/python3", os.path.join(HERE, "adapter.py"), "--lightning", major]
+    env = dict(os.environ)
+    argv = [sys.executable, os.path.join(HERE, "adapter.py"), "--lightning", major]
+    if root:
+        argv += ["--root", root]
     if connector != "trainer":
         argv += ["--connector", connector]
     replies = stream(argv, reqs, env)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Write the fabric-2.2 sweep fixtures: systematic cases whose expectation is the REAL Lightning Fabric 2.2.5 connector.
 
-    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 conformance/adapters/lightning/fabric_sweeps.py [--check]
+    python3 conformance/adapters/lightning/fabric_sweeps.py [--check]
 
 Each sweep below is a list of cases (slug, title, covers, given). The oracle (adapter.py's own code, --connector fabric)
 answers every case; a case the oracle cannot run (a package it cannot fake, FSDP on this torch) is left out and listed.
@@ -355,7 +355,8 @@ def expectation(out):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
+    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT") or None,
+                    help="a folder made by setup_oracle.sh (default: $ACCORD_LIGHTNING_ROOT, else the Lightning this Python imports)")
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
     args = ap.parse_args()
     real_stdout, sys.stdout = sys.stdout, sys.stderr  # anything Lightning prints stays out of the report

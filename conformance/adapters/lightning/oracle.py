@@ -1,6 +1,7 @@
-"""Load real Lightning (1.6.5 or 2.x) from a folder outside the repository and fake the hardware it sees.
+"""Load real Lightning (1.6.5 or 2.x) and fake the hardware it sees.
 
-Nothing of Lightning is copied here: it is imported from $ACCORD_LIGHTNING_ROOT (see setup_oracle.sh). Hardware
+Nothing of Lightning is copied here: it is the Lightning this Python imports, or the one in a folder made by
+setup_oracle.sh (`--root DIR` or $ACCORD_LIGHTNING_ROOT). Hardware
 is faked the way Lightning's own tests do it: availability flags and device-count functions are patched in every
 Lightning module that bound them, and the optional packages (torch_xla, poptorch, habana) are mocked.
 """
@@ -29,7 +30,8 @@ def _lightning_dir(root, major):
 def _prepare_torch(major):
     import torch
 
-    torch.__version__ = "1.13.1"  # Debian reports 1.13.0a0, which Lightning reads as < 1.13
+    if str(torch.__version__).startswith("1.13.0a0"):
+        torch.__version__ = "1.13.1"  # Debian reports 1.13.0a0, which Lightning reads as < 1.13
     if major == "1.6" and "torch.utils.tensorboard" not in sys.modules:  # 1.6 imports tensorboard; Debian has none
         tb = types.ModuleType("torch.utils.tensorboard")
         tb.__path__ = []
@@ -147,8 +149,10 @@ class Oracle:
         self.major = major
         self.kind = connector  # "trainer": the Trainer's connector; "fabric": lightning.fabric.connector._Connector
         self.owner = "Fabric" if connector == "fabric" else "Trainer"  # the class whose __init__ takes the flags
-        self.root = os.path.abspath(_lightning_dir(root, major))
-        sys.path.insert(0, self.root)
+        # root: a folder made by setup_oracle.sh; None: the Lightning importable from this interpreter
+        if root:
+            self.root = os.path.abspath(_lightning_dir(root, major))
+            sys.path.insert(0, self.root)
         self.torch = _prepare_torch(major)
         self._orig_environ = os.environ
         if major == "1.6":
@@ -173,6 +177,10 @@ class Oracle:
                 from lightning.fabric.connector import _Connector
 
                 self.connector_cls, self.fabric_module = _Connector, fabric_mod
+        if not root:  # the folders of Lightning's own code (error sites are looked up in frames below them)
+            self.root = tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep for n, m in list(sys.modules.items())
+                              if n in ("pytorch_lightning", "lightning", "lightning_fabric", "lightning_utilities")
+                              and getattr(m, "__file__", None))
         # the class whose keyword arguments the case's flags are: Trainer, or Fabric (--connector fabric)
         self.call_cls = self.fabric_module.Fabric if connector == "fabric" else self.pl.Trainer
         self.defaults = self._connector_defaults()

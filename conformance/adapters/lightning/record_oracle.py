@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Record the REAL Lightning connector's outcome for given cases (JSON lines out), in-process (no protocol session).
 
-    ACCORD_LIGHTNING_ROOT=~/accord-oracle /usr/bin/python3 record_oracle.py --connector fabric \\
+    python3 record_oracle.py --connector fabric \\
         cases.jsonl fixtures/cases/flags/some-fixture.json ... > outcomes.jsonl
 
 Inputs (files, or stdin when none is given):
@@ -56,7 +56,8 @@ def main():
     ap.add_argument("inputs", nargs="*", help="JSON-lines case files or fixture files (default: stdin)")
     ap.add_argument("--lightning", choices=["1.6", "2.x"], default="2.x")
     ap.add_argument("--connector", choices=["trainer", "fabric"], default="fabric")
-    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT", os.path.expanduser("~/accord-oracle")))
+    ap.add_argument("--root", default=os.environ.get("ACCORD_LIGHTNING_ROOT") or None,
+                    help="a folder made by setup_oracle.sh (default: $ACCORD_LIGHTNING_ROOT, else the Lightning this Python imports)")
     ap.add_argument("--profile", help="the profile the cases are recorded for (checked as adapter.py checks it)")
     ap.add_argument("--with-given", action="store_true", help="repeat each case in its output line")
     ap.add_argument("-o", "--output", help="output file (default: stdout)")

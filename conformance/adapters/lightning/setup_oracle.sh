@@ -3,17 +3,21 @@
 # mirrors into a folder OUTSIDE this repository, for the Lightning adapter (adapter.py).
 #
 # Usage: setup_oracle.sh [OUT_DIR]
-#   OUT_DIR              default $ACCORD_LIGHTNING_ROOT, else ~/accord-oracle
+#   OUT_DIR              default $ACCORD_LIGHTNING_ROOT (one of the two is required)
 #   PL_GIT               bare git dir of Lightning-AI/pytorch-lightning
 #   UTILITIES_GIT        bare git dir of Lightning-AI/utilities
 #   TORCHMETRICS_GIT     bare git dir of Lightning-AI/torchmetrics
 #   DEPRECATE_GIT        bare git dir of Borda/pyDeprecate
-#   MIRROR_ROOT          if the *_GIT variables are unset: <MIRROR_ROOT>/<owner>+<name>/repo (default ~/.mirror)
+#   MIRROR_ROOT          if the *_GIT variables are unset: <MIRROR_ROOT>/<owner>+<name>/repo (required then)
 #   SKIP_APT=1           do not install the Debian packages
 # Result: OUT_DIR/1.6.5 and OUT_DIR/2.2.5, each a sys.path folder; run the adapter with ACCORD_LIGHTNING_ROOT=OUT_DIR.
 set -euo pipefail
-OUT="${1:-${ACCORD_LIGHTNING_ROOT:-$HOME/accord-oracle}}"
-M="${MIRROR_ROOT:-$HOME/.mirror}"
+OUT="${1:-${ACCORD_LIGHTNING_ROOT:-}}"
+[ -n "$OUT" ] || { echo "usage: setup_oracle.sh OUT_DIR (or set ACCORD_LIGHTNING_ROOT)" >&2; exit 2; }
+M="${MIRROR_ROOT:-}"
+if [ -z "$M" ] && { [ -z "${PL_GIT:-}" ] || [ -z "${UTILITIES_GIT:-}" ] || [ -z "${TORCHMETRICS_GIT:-}" ] || [ -z "${DEPRECATE_GIT:-}" ]; }; then
+  echo "setup_oracle.sh: set MIRROR_ROOT (the folder holding <owner>+<name>/repo mirrors) or every *_GIT variable" >&2; exit 2
+fi
 PL_GIT="${PL_GIT:-$M/Lightning-AI+pytorch-lightning/repo}"
 UTILITIES_GIT="${UTILITIES_GIT:-$M/Lightning-AI+utilities/repo}"
 TORCHMETRICS_GIT="${TORCHMETRICS_GIT:-$M/Lightning-AI+torchmetrics/repo}"

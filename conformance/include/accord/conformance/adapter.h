@@ -96,5 +96,7 @@ const Vocabulary& reference_vocabulary();
 
 /// Every capability tag of tables/capabilities.def, as the reference declares them.
 const std::vector<std::string>& known_capabilities();
+/// What each tag of known_capabilities() means (same order; the table's second column).
+const std::vector<std::string>& capability_meanings();
 
 }  // namespace accord::conformance
