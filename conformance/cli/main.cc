@@ -49,7 +49,9 @@ int main(int argc, char** argv) {
   accord::cli::register_conformance(app);
   accord::cli::register_coverage(app);
   accord::cli::register_enumerate(app);
+#ifdef ACCORD_HAVE_GENERATORS
   accord::cli::register_differential(app);
+#endif
 #ifdef ACCORD_HAVE_LIVE
   accord::conformance::register_live_commands(app);
   accord::cli::live_probe = [] { return accord::conformance::to_json(accord::conformance::probe_hardware()); };
