@@ -116,6 +116,7 @@ bool go_live(const RunArgs& a, cf::Corpus* corpus) {
     if (!probe.is_object()) return std::cerr << "accord conform: " << a.live_hardware << ": not a JSON `accord probe` output\n", false;
   } else if (live_probe) {
     probe = live_probe();
+    if (probe.is_null()) return false;  // the live library could not be opened (said on stderr)
   } else {
     std::cerr << "accord conform --live: this accord was built without LibTorch; pass --live-hardware FILE (an `accord probe` output)\n";
     return false;

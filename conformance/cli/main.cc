@@ -2,15 +2,13 @@
 //
 // Exit status, for every command (conformance/README.md, "Command-line conventions"): 0 success, 1 the check ran
 // and found failures (or differences), 2 usage or input error. CLI11's own parse errors (its codes 105-114) are
-// mapped to 2 here; the live commands keep the status of the run they report.
+// mapped to 2 here. The live commands run in the LibTorch library, opened only for them (live_plugin.h).
 #include <exception>
 #include <iostream>
 
 #include "commands.h"
 
-#ifdef ACCORD_HAVE_LIVE
-#include "accord/conformance/live.h"
-#endif
+#include "live_plugin.h"
 
 #ifndef ACCORD_VERSION
 #define ACCORD_VERSION "unknown"
@@ -53,14 +51,13 @@ int main(int argc, char** argv) {
   accord::cli::register_differential(app);
 #endif
 #ifdef ACCORD_HAVE_LIVE
-  accord::conformance::register_live_commands(app);
-  accord::cli::live_probe = [] { return accord::conformance::to_json(accord::conformance::probe_hardware()); };
+  if (argc > 1 && accord::cli::is_live_command(argv[1])) return accord::cli::run_live_command(argc, argv);
+  accord::cli::register_live_entries(app);
+  accord::cli::live_probe = accord::cli::live_probe_json;
 #endif
   if (accord::cli::unknown_command(app, argc, argv)) return 2;
   try {
     app.parse(argc, argv);
-  } catch (const CLI::RuntimeError& e) {  // a live command's run status (launch, probe), not a usage error
-    return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     int status = app.exit(e);  // prints help / version (status 0) or the usage error
     return status == 0 ? 0 : 2;

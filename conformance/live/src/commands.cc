@@ -142,7 +142,13 @@ int live_main(int argc, char** argv) {
   CLI::App app{"accord live: probe, launch, launch-worker"};
   app.require_subcommand(1);
   register_live_commands(app);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {  // a run's status (launch)
+    return e.get_exit_code();
+  } catch (const CLI::ParseError& e) {  // help (0) or a usage error: 2, as every accord command
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   return 0;
 }
 
