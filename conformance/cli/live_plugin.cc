@@ -99,8 +99,9 @@ int run_live_command(int argc, char** argv) {
 
 nlohmann::json live_probe_json() {
   auto probe = entry<accord_live_probe_json_fn>("accord_live_probe_json");
+  if (probe == nullptr) return nullptr;  // said once, by entry()
   auto release = entry<accord_live_free_fn>("accord_live_free");
-  if (probe == nullptr || release == nullptr) return nullptr;
+  if (release == nullptr) return nullptr;
   char* text = probe();
   if (text == nullptr) return nullptr;
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
