@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "accord/conformance/adapter.h"
+#include "accord/conformance/fd_input.h"
+#include "accord/conformance/interrupt.h"
 #include "accord/conformance/json_input.h"
 #include "accord/conformance/lint.h"
 #include "accord/conformance/live_select.h"
@@ -33,16 +35,23 @@ struct RunArgs {
   int jobs = 1;
   bool fail_fast = false;
   double timeout = 10;
+  double startup_timeout = 60;  ///< the handshake (an adapter importing torch and Lightning takes seconds)
+  int max_restarts = 5;
   std::string report, out, divergences;
   std::string legacy_report;  ///< `--report FORMAT`, the old spelling of --format (one more release)
   bool live = false;
   std::string live_hardware;  ///< a saved `accord probe` output, instead of probing
 };
 
-cf::AdapterFactory factory_for(const std::string& impl, double timeout) {
+cf::AdapterFactory factory_for(const std::string& impl, const RunArgs& a) {
   if (impl == "reference") return [] { return cf::make_reference_adapter(); };
-  return [impl, timeout] { return cf::make_subprocess_adapter(impl, timeout); };
+  cf::SubprocessOptions o;
+  o.timeout_seconds = a.timeout, o.startup_timeout_seconds = a.startup_timeout, o.max_restarts = a.max_restarts;
+  return [impl, o] { return cf::make_subprocess_adapter(impl, o); };
 }
+
+/// The exit status of a run that a signal cut short (130, 143), else `status`.
+int unless_interrupted(int status) { return cf::interrupt_signal() ? cf::interrupt_exit_status() : status; }
 
 /// A corpus directory named on the command line: false with "cannot read 'DIR': no such file or directory" / "not a directory".
 bool readable_dir(const std::string& dir, std::string* error) {
@@ -130,17 +139,36 @@ bool go_live(const RunArgs& a, cf::Corpus* corpus) {
   return true;
 }
 
+/// The report of a run whose implementation never answered the handshake: the header names the command, the footer
+/// says why, and every selected case is listed as not run.
+void write_unstarted_report(const RunArgs& a, const cf::Corpus& corpus, const cf::RunOptions& opts, const std::string& why) {
+  auto file = report_sink(a);
+  if (!file) return;
+  std::vector<const cf::Fixture*> cases = cf::select_cases(corpus.fixtures, opts);
+  cf::ImplementationInfo info;
+  info.name = a.impl;
+  file->begin({info, opts.profile, a.dir, "", cases.size(), ""});
+  cf::Summary s;
+  s.selected = s.not_run = cases.size();
+  for (const auto* f : cases) s.not_run_ids.push_back(f->id);
+  s.stopped = why;
+  file->end(s);
+}
+
 int run_conform(const RunArgs& a) {
   cf::Corpus corpus;
   cf::RunOptions opts;
   if (!load("conform", a.dir, &corpus) || !options_for(a, &opts)) return 2;
   if ((a.live || !a.live_hardware.empty()) && !go_live(a, &corpus)) return 2;
   const std::string& impl = a.impl;
-  cf::Runner runner(factory_for(impl, a.timeout), opts);
+  cf::install_interrupt_handlers();
+  cf::Runner runner(factory_for(impl, a), opts);
   std::string err;
   if (!runner.start(&err)) {
-    std::cerr << "accord conform: cannot start implementation '" << impl << "': " << err << "\n";
-    return 2;
+    std::string why = cf::interrupt_signal() ? std::string(cf::interrupt_text()) : "cannot start implementation '" + impl + "': " + err;
+    std::cerr << "accord conform: " << why << "\n";
+    if (!a.report.empty()) write_unstarted_report(a, corpus, opts, why);  // the report says so, every case not run
+    return unless_interrupted(2);
   }
   if (!divergences_for("conform", a, runner.info().name, &runner.options().divergences)) return 2;
   cf::MultiSink sinks;
@@ -152,6 +180,7 @@ int run_conform(const RunArgs& a) {
     sinks.add(std::move(file));
   }
   cf::Summary s = runner.run(corpus.fixtures, a.dir, sinks);
+  if (cf::interrupt_signal()) return std::cerr << "accord conform: " << cf::interrupt_text() << "\n", cf::interrupt_exit_status();
   if (s.selected == 0) {
     std::cerr << "accord conform: no case selected (profile " << a.profile << (a.filter.empty() ? "" : ", filter " + a.filter) << ")\n";
     return 1;
@@ -165,10 +194,13 @@ int run_compare(const RunArgs& a) {
   if (!load("compare", a.dir, &corpus) || !options_for(a, &opts)) return 2;
   std::vector<std::string> names;
   std::vector<std::vector<cf::CaseResult>> runs;
+  cf::install_interrupt_handlers();
   for (const auto& impl : a.impls) {
-    cf::Runner runner(factory_for(impl, a.timeout), opts);
+    if (cf::interrupt_signal()) break;
+    cf::Runner runner(factory_for(impl, a), opts);
     std::string err;
     if (!runner.start(&err)) {
+      if (cf::interrupt_signal()) break;
       std::cerr << "accord compare: cannot start implementation '" << impl << "': " << err << "\n";
       return 2;
     }
@@ -184,6 +216,11 @@ int run_compare(const RunArgs& a) {
     runs.push_back(std::move(collect.results));
   }
   cf::ComparisonTable t = cf::build_comparison(names, a.profile, runs);
+  if (cf::interrupt_signal()) {  // what ran so far, said to be partial
+    t.stopped = std::string(cf::interrupt_text()) + ": " + std::to_string(names.size()) + " of " +
+                std::to_string(a.impls.size()) + " implementations ran (the last one possibly in part)";
+    std::cerr << "accord compare: " << t.stopped << "\n";
+  }
   const std::string format = a.report.empty() ? "text" : a.report;
   std::cout << cf::render_comparison(t, a.out.empty() ? format : "text");  // the table on the terminal; --format F alone: F
   if (!a.out.empty()) {
@@ -191,7 +228,7 @@ int run_compare(const RunArgs& a) {
     f << cf::render_comparison(t, format);
     if (!f.flush()) return std::cerr << "accord compare: " << a.out << ": cannot write the report\n", 2;
   }
-  return t.differing() ? 1 : 0;
+  return unless_interrupted(t.differing() ? 1 : 0);
 }
 
 struct LintArgs {
@@ -244,7 +281,11 @@ int run_serve(const std::string& profile, int jobs) {
     owned.back()->start(&err);
     impls.push_back(owned.back().get());
   }
-  return cf::serve(std::cin, std::cout, impls, profile);
+  cf::install_interrupt_handlers();
+  cf::InterruptibleInput stdin_buf(0);  // ends at SIGINT/SIGTERM (a plain std::cin read would be retried)
+  std::istream in(&stdin_buf);
+  int status = cf::serve(in, std::cout, impls, profile);
+  return unless_interrupted(status);
 }
 
 void add_run_options(CLI::App* cmd, RunArgs* a) {
@@ -255,6 +296,10 @@ void add_run_options(CLI::App* cmd, RunArgs* a) {
   cmd->add_option("--jobs,-j", a->jobs, "adapter instances in parallel")->capture_default_str()->check(CLI::Range(1, 256));
   cmd->add_option("--timeout", a->timeout, "seconds per case for a subprocess implementation")->capture_default_str()
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--startup-timeout", a->startup_timeout, "seconds for a subprocess implementation's handshake, at start and each restart")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--max-restarts", a->max_restarts, "restarts in a row without a reply after which the run ends (a crash loop)")
+      ->capture_default_str()->check(CLI::Range(0, 1000000));
   cmd->add_option("--divergences", a->divergences, "expected-divergence file (default: conformance/implementations/<name>.json)");
 }
 

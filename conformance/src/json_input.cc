@@ -203,3 +203,39 @@ bool parse_json(std::string_view text, json* out, std::string* error, json* id) 
 }
 
 }  // namespace accord::conformance
+
+namespace accord::conformance {
+
+bool read_line_bounded(std::istream& in, std::string* line, bool* too_long, std::size_t max) {
+  line->clear();
+  *too_long = false;
+  char buf[1 << 16];
+  bool any = false;
+  for (;;) {
+    in.getline(buf, sizeof buf);  // libstdc++ scans its buffer for the newline: as fast as std::getline
+    auto got = static_cast<std::size_t>(in.gcount());
+    bool partial = in.fail() && !in.eof() && got == sizeof buf - 1;  // the buffer filled before a newline
+    bool ended = !partial && !in.eof() && !in.fail();                // a newline was read (and counted in got)
+    std::size_t stored = ended ? got - 1 : got;
+    any = any || got > 0;
+    if (*too_long || line->size() + stored > max) {
+      *too_long = true;
+      line->clear();
+      line->shrink_to_fit();
+    } else {
+      line->append(buf, stored);
+    }
+    if (partial) {
+      in.clear(in.rdstate() & ~std::ios::failbit);
+      continue;
+    }
+    if (ended) return true;
+    if (in.eof() && any) {  // a last line without a newline
+      in.clear(in.rdstate() & ~std::ios::failbit);
+      return true;
+    }
+    return false;  // end of input, or a read cut short (EINTR)
+  }
+}
+
+}  // namespace accord::conformance

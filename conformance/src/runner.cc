@@ -5,8 +5,11 @@
 #include <chrono>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
+
+#include "accord/conformance/interrupt.h"
 
 namespace accord::conformance {
 namespace {
@@ -44,14 +47,45 @@ struct RunState {
   std::atomic<bool> stop{false};
   std::mutex mu;
   Summary summary;
+  std::vector<char> done = std::vector<char>(cases.size(), 0);  ///< per selected case: a result was emitted
 };
+
+/// The stop reason of a run (the first one wins).
+void stop_run(RunState& st, const std::string& why) {
+  std::lock_guard<std::mutex> lock(st.mu);
+  if (st.summary.stopped.empty()) st.summary.stopped = why;
+  st.stop = true;
+}
+
+/// Hands a judged result to the sink. A result is held back until the adapter's next reply (or its stop), so that a
+/// second reply found later is charged to the case that sent it (Adapter::take_late_faults).
+void emit(RunState& st, CaseResult r) {
+  std::lock_guard<std::mutex> lock(st.mu);
+  ++st.summary.counts[r.verdict];
+  st.done[r.index] = 1;
+  if (st.options.fail_fast && is_bad(r.verdict)) {
+    st.stop = true;
+    if (st.summary.stopped.empty()) st.summary.stopped = "--fail-fast";
+  }
+  st.sink.result(r);
+}
+
+void charge_late_faults(Adapter& adapter, std::optional<CaseResult>& held) {
+  for (auto& f : adapter.take_late_faults()) {
+    if (!held || held->id != f.id) continue;  // a case already emitted cannot be revised (results stream out)
+    held->verdict = Verdict::kErrored;
+    held->message = f.message;
+    held->diffs.clear();
+  }
+}
 
 void work(Adapter& adapter, RunState& st) {
   const bool trace = adapter.info().capabilities.count("trace") > 0;
+  std::optional<CaseResult> held;
   for (;;) {
-    if (st.stop) return;
+    if (st.stop || interrupt_signal()) break;
     std::size_t i = st.next++;
-    if (i >= st.cases.size()) return;
+    if (i >= st.cases.size()) break;
     const Fixture& f = *st.cases[i];
     AdapterResult ar;
     auto t0 = Clock::now();
@@ -62,14 +96,23 @@ void work(Adapter& adapter, RunState& st) {
     } else {
       ar = adapter.resolve(f.id, st.options.profile, f.given);
     }
+    if (ar.fatal) {
+      stop_run(st, ar.message);
+      break;
+    }
+    // A reply that was cut short by the interrupt (its process group killed) is no verdict: the case is not run.
+    if (interrupt_signal() && ar.status != ResultStatus::kOk && ar.status != ResultStatus::kSkipped) break;
     CaseResult r = judge(f, st.options.profile, ar, st.options.divergences, trace);
     r.seconds = since(t0);
     r.index = i;
-    std::lock_guard<std::mutex> lock(st.mu);
-    ++st.summary.counts[r.verdict];
-    if (st.options.fail_fast && is_bad(r.verdict)) st.stop = true;
-    st.sink.result(r);
+    if (st.options.fail_fast && is_bad(r.verdict)) stop_run(st, "--fail-fast");  // now, not when it is emitted
+    charge_late_faults(adapter, held);
+    if (held) emit(st, std::move(*held));
+    held = std::move(r);
   }
+  adapter.stop();  // a second reply sent just before the implementation exits is still charged
+  charge_late_faults(adapter, held);
+  if (held) emit(st, std::move(*held));
 }
 
 }  // namespace
@@ -197,11 +240,10 @@ Summary Runner::run(const std::vector<Fixture>& fixtures, const std::string& cor
     });
   work(*first_, st);
   for (auto& t : threads) t.join();
-  st.summary.not_run = cases.size() - std::min(cases.size(), [&] {
-    std::size_t n = 0;
-    for (const auto& [v, k] : st.summary.counts) n += k;
-    return n;
-  }());
+  for (std::size_t k = 0; k < cases.size(); ++k)
+    if (!st.done[k]) st.summary.not_run_ids.push_back(cases[k]->id);
+  st.summary.not_run = st.summary.not_run_ids.size();
+  if (interrupt_signal()) st.summary.stopped = interrupt_text();  // the interrupt explains the cases it left
   st.summary.seconds = since(t0);
   sink.end(st.summary);
   return st.summary;

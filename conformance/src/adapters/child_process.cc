@@ -1,6 +1,8 @@
 // child_process.cc: fork/exec of `/bin/sh -c`, non-blocking pipes driven by poll(), bounded stderr.
 #include "adapters/child_process.h"
 
+#include "accord/conformance/interrupt.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -75,6 +77,7 @@ bool ChildProcess::spawn(const std::string& command, std::string* error) {
     return *error = std::string("fork: ") + std::strerror(errno), false;
   }
   ::setpgid(pid, pid);  // also here, so a kill right after fork reaches the group
+  register_process_group(pid);  // SIGINT/SIGTERM of accord ends the whole group (interrupt.h)
   pid_ = pid;
   in_ = pin[1], out_ = pout[0], err_ = perr[0];
   for (int fd : {in_, out_, err_}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -134,6 +137,7 @@ IoStatus ChildProcess::write_all(const std::string& data, Clock::time_point dead
 IoStatus ChildProcess::read_line(std::string* line, Clock::time_point deadline) {
   for (;;) {
     auto nl = out_buf_.find('\n');
+    if (nl != std::string::npos && nl > kMaxLine) return IoStatus::kTooLong;  // the newline came in the last read
     if (nl != std::string::npos) {
       line->assign(out_buf_, 0, nl);
       out_buf_.erase(0, nl + 1);
@@ -154,6 +158,7 @@ std::string ChildProcess::reap(bool block) {
   do r = ::waitpid(pid_, &status, block ? 0 : WNOHANG);
   while (r < 0 && errno == EINTR);
   if (r == 0) return "";
+  unregister_process_group(pid_);
   pid_ = -1;
   return r < 0 ? "gone" : describe(status);
 }

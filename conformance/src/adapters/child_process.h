@@ -36,6 +36,8 @@ class ChildProcess {
   std::string finish(std::chrono::milliseconds grace);
   /// Kills the whole process group at once and reaps the child. Returns how it ended.
   std::string kill_now();
+  /// What the child wrote to stdout that no read_line() took (after finish(): everything it wrote before exiting).
+  std::string take_unread() { return std::move(out_buf_); }
   /// The last bytes the child wrote to stderr (drained on every read and write).
   const std::string& stderr_tail() const { return err_buf_; }
 

@@ -1,6 +1,7 @@
 // subprocess_jsonl.cc: an implementation in another process, spoken to with PROTOCOL.md over pipes;
 // restarted after a crash or timeout, protocol faults mark the case and the run goes on.
 #include <set>
+#include <utility>
 
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/protocol.h"
@@ -15,30 +16,51 @@ using nlohmann::json;
 
 class SubprocessAdapter : public Adapter {
  public:
-  SubprocessAdapter(std::string command, double timeout_seconds)
-      : command_(std::move(command)),
-        timeout_(std::chrono::milliseconds(static_cast<long long>(timeout_seconds * 1000))) {}
+  SubprocessAdapter(std::string command, const SubprocessOptions& o)
+      : command_(std::move(command)), timeout_(millis(o.timeout_seconds)), startup_timeout_(millis(o.startup_timeout_seconds)),
+        max_restarts_(o.max_restarts) {}
   ~SubprocessAdapter() override { stop(); }
 
   bool start(std::string* error) override;
   const ImplementationInfo& info() const override { return info_; }
   AdapterResult resolve(const std::string& id, const std::string& profile, const json& case_json) override;
   void stop() override;
+  std::vector<LateFault> take_late_faults() override { return std::exchange(late_, {}); }
 
  private:
-  static constexpr int kMaxRestartFailures = 3;
+  static std::chrono::milliseconds millis(double s) { return std::chrono::milliseconds(static_cast<long long>(s * 1000)); }
+  /// A line with the id of the case answered last, which is owed nothing: that case replied twice.
+  bool second_reply(const Reply& r, const std::string& waiting_for);
   AdapterResult fault(ResultStatus s, const std::string& what);
   AdapterResult after_eof(const std::string& waiting_for);
   std::string stderr_note() const;
 
   std::string command_;
-  std::chrono::milliseconds timeout_;
+  std::chrono::milliseconds timeout_, startup_timeout_;
+  int max_restarts_;
   std::unique_ptr<ChildProcess> child_;
   ImplementationInfo info_;
   std::set<std::string> owed_;  ///< ids whose reply never came in step; a late reply is skipped
-  int restart_failures_ = 0;
-  std::string last_restart_error_;
+  std::string answered_;        ///< the id of the last case whose reply was taken
+  std::vector<LateFault> late_;
+  int restarts_without_reply_ = 0;
+  std::string last_failure_;  ///< how the implementation last ended or failed to start (the crash-loop message)
 };
+
+bool SubprocessAdapter::second_reply(const Reply& r, const std::string& waiting_for) {
+  if (!r.has_id || answered_.empty() || r.id != answered_ || owed_.count(r.id)) return false;
+  std::string where = waiting_for.empty() ? "before the implementation exited" : "while the harness waited for '" + waiting_for + "'";
+  late_.push_back({answered_, "protocol error: a second reply to this case came " + where});
+  answered_.clear();  // one charge per case
+  return true;
+}
+
+std::string seconds(std::chrono::milliseconds t) {
+  std::string s = std::to_string(t.count() / 1000.0);
+  s.erase(s.find_last_not_of('0') + 1);
+  if (s.back() == '.') s.pop_back();
+  return s + " s";
+}
 
 std::string SubprocessAdapter::stderr_note() const {
   if (!child_ || child_->stderr_tail().empty()) return "";
@@ -51,13 +73,15 @@ bool SubprocessAdapter::start(std::string* error) {
   child_ = std::make_unique<ChildProcess>();
   owed_.clear();
   if (!child_->spawn(command_, error)) return false;
-  auto deadline = Clock::now() + timeout_;
+  auto deadline = Clock::now() + startup_timeout_;
+  answered_.clear();
   std::string line;
   IoStatus st = child_->write_all(start_request() + "\n", deadline);
   if (st == IoStatus::kOk) st = child_->read_line(&line, deadline);
   if (st != IoStatus::kOk) {
     std::string how = st == IoStatus::kTimeout ? child_->kill_now() : child_->finish(std::chrono::milliseconds(500));
-    *error = (st == IoStatus::kTimeout ? "no handshake reply within the timeout" : "no handshake reply; the implementation " + how) +
+    *error = (st == IoStatus::kTimeout ? "no handshake reply within the start-up timeout (" + seconds(startup_timeout_) + ", --startup-timeout)"
+                                       : "no handshake reply; the implementation " + how) +
              stderr_note();
     return false;
   }
@@ -73,25 +97,32 @@ bool SubprocessAdapter::start(std::string* error) {
 
 AdapterResult SubprocessAdapter::fault(ResultStatus s, const std::string& what) {
   std::string how = child_->kill_now();
-  return {s, nullptr, what + " (implementation " + how + ")" + stderr_note()};
+  last_failure_ = what + " (implementation " + how + ")";
+  return {s, nullptr, last_failure_ + stderr_note()};
 }
 
 AdapterResult SubprocessAdapter::after_eof(const std::string& waiting_for) {
   std::string how = child_->finish(std::chrono::milliseconds(300));
-  return {ResultStatus::kCrashed, nullptr, "implementation " + how + " while " + waiting_for + stderr_note()};
+  last_failure_ = "implementation " + how + " while " + waiting_for;
+  return {ResultStatus::kCrashed, nullptr, last_failure_ + stderr_note()};
 }
 
 AdapterResult SubprocessAdapter::resolve(const std::string& id, const std::string& profile, const json& case_json) {
   if (!child_ || !child_->running()) {
-    if (restart_failures_ >= kMaxRestartFailures)
-      return {ResultStatus::kErrored, nullptr, "implementation could not be restarted: " + last_restart_error_};
+    if (restarts_without_reply_ >= max_restarts_) {  // a crash loop: give up rather than restart for every case
+      AdapterResult r{ResultStatus::kErrored, nullptr,
+                      "crash loop: the implementation was restarted " + std::to_string(restarts_without_reply_) +
+                          " times in a row without answering a case (--max-restarts " + std::to_string(max_restarts_) +
+                          "); the run ends here. Last: " + last_failure_};
+      r.fatal = true;
+      return r;
+    }
+    ++restarts_without_reply_;
     std::string err;
     if (!start(&err)) {
-      ++restart_failures_;
-      last_restart_error_ = err;
+      last_failure_ = "could not be restarted: " + err;
       return {ResultStatus::kErrored, nullptr, "implementation could not be restarted: " + err};
     }
-    restart_failures_ = 0;
   }
   auto deadline = Clock::now() + timeout_;
   IoStatus st = child_->write_all(resolve_request(id, profile, case_json) + "\n", deadline);
@@ -107,12 +138,15 @@ AdapterResult SubprocessAdapter::resolve(const std::string& id, const std::strin
     if (line.empty()) continue;
     Reply r = parse_reply(line);
     if (r.has_id && r.id != id && owed_.erase(r.id)) continue;  // the late reply to an earlier case
+    if (r.id != id && second_reply(r, id)) continue;            // charged to the case that sent it
     if (r.kind == ReplyKind::kMalformed || r.id != id) {
       if (owed_.size() > 1000) owed_.clear();
       owed_.insert(id);
       std::string what = r.kind == ReplyKind::kMalformed ? r.message : "reply for id '" + r.id + "' while waiting for '" + id + "'";
       return {ResultStatus::kErrored, nullptr, "protocol error: " + what};
     }
+    answered_ = id;
+    restarts_without_reply_ = 0;
     switch (r.kind) {
       case ReplyKind::kOutcome: return {ResultStatus::kOk, std::move(r.outcome), ""};
       case ReplyKind::kSkipped: return {ResultStatus::kSkipped, nullptr, r.message};
@@ -127,12 +161,25 @@ void SubprocessAdapter::stop() {
   if (!child_ || !child_->running()) return;
   child_->write_all(stop_request() + "\n", Clock::now() + std::chrono::milliseconds(500));
   child_->finish(std::chrono::milliseconds(1000));
+  std::string rest = child_->take_unread(), line;  // a second reply to the last case, sent before it exited
+  for (std::size_t at = 0; at < rest.size();) {
+    std::size_t nl = rest.find('\n', at);
+    line = rest.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
+    at = nl == std::string::npos ? rest.size() : nl + 1;
+    if (!line.empty()) second_reply(parse_reply(line), "");
+  }
 }
 
 }  // namespace
 
+std::unique_ptr<Adapter> make_subprocess_adapter(const std::string& command, const SubprocessOptions& options) {
+  return std::make_unique<SubprocessAdapter>(command, options);
+}
+
 std::unique_ptr<Adapter> make_subprocess_adapter(const std::string& command, double timeout_seconds) {
-  return std::make_unique<SubprocessAdapter>(command, timeout_seconds);
+  SubprocessOptions o;
+  o.timeout_seconds = o.startup_timeout_seconds = timeout_seconds;
+  return make_subprocess_adapter(command, o);
 }
 
 }  // namespace accord::conformance

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "accord/conformance/fast_case.h"
+#include "accord/conformance/interrupt.h"
 #include "accord/conformance/json_input.h"
 #include "accord/conformance/protocol.h"
 #include "accord/reference/inputs.h"
@@ -58,9 +59,16 @@ bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const
   return true;
 }
 
+/// Stands for a request line longer than kMaxLineBytes in a batch (a real line never holds a newline).
+const char* const kTooLong = "\n";
+
 /// Answers one request line into `out` (nothing for blank lines and `stop`); false after `stop`.
 bool answer(const std::string& line, std::string& out, Adapter& impl, const std::string& default_profile) {
   if (line.empty() || line == "\r") return true;
+  if (line == kTooLong) {
+    out += R"({"id":null,"errored":"request line longer than 64 MiB (the protocol's limit); not read"})" "\n";
+    return true;
+  }
   std::string error;  // the depth check comes first: the fast reader recurses (parse_json then fails the same way)
   if (check_json_depth(line, &error) && answer_fast(line, out, impl, default_profile)) return true;
   json req, read_id;  // the id, when it was read before the request went wrong
@@ -183,11 +191,16 @@ int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impl
   Pool pool(impls, default_profile);
   Batch b;
   std::string line;
-  while (std::getline(in, line)) {
-    b.lines.clear();
-    b.lines.push_back(std::move(line));
+  bool too_long = false;
+  auto next = [&] {
+    if (!read_line_bounded(in, &line, &too_long)) return false;
+    b.lines.push_back(too_long ? std::string(kTooLong) : std::move(line));
+    return true;
+  };
+  while (!interrupt_signal() && (b.lines.clear(), next())) {
     // Everything already buffered joins the batch; a peer waiting for each reply gets a batch of one.
-    while (b.lines.size() < kMaxBatch && in.rdbuf()->in_avail() > 0 && std::getline(in, line)) b.lines.push_back(std::move(line));
+    while (b.lines.size() < kMaxBatch && in.rdbuf()->in_avail() > 0 && next()) {
+    }
     pool.run(b);
     for (std::size_t i = 0; i < b.lines.size(); ++i) {
       if (!b.more[i]) {

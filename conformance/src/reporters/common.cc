@@ -57,6 +57,12 @@ std::string shown(const nlohmann::json& j, std::size_t max) {
   return s.size() > max ? s.substr(0, max - 3) + "..." : s;
 }
 
+std::string stopped_text(const Summary& s) {
+  if (s.not_run == 0 && s.stopped.empty()) return "";
+  std::string why = s.stopped.empty() ? "the run ended early" : s.stopped;
+  return why + ": " + std::to_string(s.not_run) + " of " + std::to_string(s.selected) + " cases not run";
+}
+
 std::string duration_text(double seconds) {
   char buf[32];
   if (seconds < 1) std::snprintf(buf, sizeof buf, "%.0f ms", seconds * 1000);

@@ -19,6 +19,9 @@ std::string counts_text(const Summary& s);
 const std::vector<Verdict>& all_verdicts();
 /// A JSON value for display, cut to `max` characters.
 std::string shown(const nlohmann::json& j, std::size_t max = 200);
+/// `interrupted by SIGINT: 12 of 40 cases not run` (the reason the run ended early and what it left), or "" for a
+/// run that ran every selected case.
+std::string stopped_text(const Summary& s);
 /// `1.23 s` / `45 ms`.
 std::string duration_text(double seconds);
 

@@ -49,12 +49,13 @@ std::string render_text(const ComparisonTable& t) {
     out += "\n";
   }
   return out + "\n" + std::to_string(t.differing()) + " of " + std::to_string(t.rows.size()) +
-         " cases differ (profile " + t.profile + ")\n";
+         " cases differ (profile " + t.profile + ")\n" + (t.stopped.empty() ? "" : "partial: " + t.stopped + "\n");
 }
 
 std::string render_markdown(const ComparisonTable& t) {
   std::string out = "# accord compare (profile `" + t.profile + "`)\n\n" + std::to_string(t.differing()) + " of " +
-                    std::to_string(t.rows.size()) + " cases differ.\n\n| | case |";
+                    std::to_string(t.rows.size()) + " cases differ.\n\n" +
+                    (t.stopped.empty() ? "" : "> **partial: " + md_cell(t.stopped) + "**\n\n") + "| | case |";
   for (const auto& n : t.implementations) out += " " + md_cell(n) + " |";
   out += "\n|---|---|";
   for (std::size_t k = 0; k < t.implementations.size(); ++k) out += "---|";
@@ -74,7 +75,8 @@ std::string render_json(const ComparisonTable& t) {
     for (std::size_t k = 0; k < r.classes.size(); ++k) per.push_back({{"class", r.classes[k]}, {"verdict", verdict_name(r.verdicts[k])}});
     rows.push_back({{"id", r.id}, {"differ", r.differ}, {"results", per}});
   }
-  return json({{"profile", t.profile}, {"implementations", t.implementations}, {"differing", t.differing()}, {"rows", rows}})
+  return json({{"profile", t.profile}, {"implementations", t.implementations}, {"differing", t.differing()}, {"rows", rows},
+               {"stopped", t.stopped}})
              .dump(2) +
          "\n";
 }
@@ -85,7 +87,9 @@ std::string render_html(const ComparisonTable& t) {
                     "td,th{border:1px solid #ccc;padding:2px 8px}.differ{background:#ffe0e0}.FAIL{color:#b00}"
                     "</style>\n</head>\n<body>\n<h1>accord compare (profile " + xml_escape(t.profile) + ")</h1>\n<p>" +
                     std::to_string(t.differing()) + " of " + std::to_string(t.rows.size()) +
-                    " cases differ.</p>\n<table>\n<tr><th>case</th>";
+                    " cases differ.</p>\n" +
+                    (t.stopped.empty() ? "" : "<p class=\"stopped\"><b>partial: " + xml_escape(t.stopped) + "</b></p>\n") +
+                    "<table>\n<tr><th>case</th>";
   for (const auto& n : t.implementations) out += "<th>" + xml_escape(n) + "</th>";
   out += "</tr>\n";
   for (const auto& r : t.rows) {

@@ -37,6 +37,11 @@ class HtmlReporter : public ResultSink {
     t += "</tr>\n<tr>";
     for (Verdict v : all_verdicts()) t += "<td>" + std::to_string(s.count(v)) + "</td>";
     t += "</tr>\n</table>\n";
+    if (auto why = stopped_text(s); !why.empty()) {
+      t += "<p class=\"stopped\"><b>" + xml_escape(why) + "</b></p>\n<ul class=\"not-run\">";
+      for (const auto& id : s.not_run_ids) t += "<li><code>" + xml_escape(id) + "</code></li>";
+      t += "</ul>\n";
+    }
     for (const auto& id : s.stale_divergences)
       t += "<p>warning: divergence entry <code>" + xml_escape(id) + "</code> names no case of the corpus</p>\n";
     t += "<h2>Cases</h2>\n<table>\n<tr><th>case</th><th>verdict</th><th>details</th></tr>\n";

@@ -35,6 +35,7 @@ class JsonReporter : public ResultSink {
     json counts = json::object();
     for (Verdict v : all_verdicts()) counts[verdict_name(v)] = s.count(v);
     f_->append(json({{"type", "footer"}, {"counts", counts}, {"selected", s.selected}, {"not_run", s.not_run},
+                     {"not_run_ids", s.not_run_ids}, {"stopped", s.stopped},
                      {"stale_divergences", s.stale_divergences}, {"seconds", s.seconds}, {"ok", s.ok()}})
                    .dump() +
                "\n");

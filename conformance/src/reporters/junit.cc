@@ -59,11 +59,19 @@ class JunitReporter : public ResultSink {
                 "\" time=\"" + seconds_attr(s.seconds) + "\">\n<testsuite name=\"" + xml_escape(name_) + "\" tests=\"" +
                 std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
                 "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" + seconds_attr(s.seconds) + "\" timestamp=\"" +
-                xml_escape(started_) + "\">\n" + cases_ + "</testsuite>\n</testsuites>\n");
+                xml_escape(started_) + "\">\n" + cases_ + not_run(s) + "</testsuite>\n</testsuites>\n");
   }
 
  private:
   static std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+  /// Why the run ended early and the ids it left, as the suite's system-out (no testcase: they have no verdict).
+  static std::string not_run(const Summary& s) {
+    std::string why = stopped_text(s);
+    if (why.empty()) return "";
+    std::string t = "  <system-out>accord: " + xml_escape(why);
+    for (const auto& id : s.not_run_ids) t += "\nnot run: " + xml_escape(id);
+    return t + "</system-out>\n";
+  }
   std::unique_ptr<StreamedFile> f_;
   std::string name_, started_, cases_;
 };

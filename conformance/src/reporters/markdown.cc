@@ -25,7 +25,13 @@ class MarkdownReporter : public ResultSink {
     std::string t = title() + "\n\nCorpus " + code(h_.corpus) + ", started " + h_.started_at + ", " +
                     std::to_string(s.selected) + " cases, " + duration_text(s.seconds) + ".";
     if (!h_.divergence_file.empty()) t += " Divergences: " + code(h_.divergence_file) + ".";
-    t += "\n\n**" + std::string(s.ok() ? "PASS" : "FAIL") + "**\n\n|";
+    t += "\n\n**" + std::string(s.ok() ? "PASS" : "FAIL") + "**\n\n";
+    if (auto why = stopped_text(s); !why.empty()) {
+      t += "> **" + md_cell(why) + "**";
+      for (const auto& id : s.not_run_ids) t += "<br>" + code(id);
+      t += "\n\n";
+    }
+    t += "|";
     for (Verdict v : all_verdicts()) t += " " + std::string(verdict_name(v)) + " |";
     t += "\n|";
     for (std::size_t i = 0; i < all_verdicts().size(); ++i) t += "---:|";

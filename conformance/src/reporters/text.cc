@@ -9,6 +9,7 @@ namespace accord::conformance {
 namespace {
 using detail::counts_text;
 using detail::duration_text;
+using detail::stopped_text;
 
 class TextReporter : public ResultSink {
  public:
@@ -47,7 +48,7 @@ class TextReporter : public ResultSink {
     for (const auto& [reason, n] : skip_reasons_) out_ << "  " << n << " x " << reason << "\n";
     for (const auto& id : s.stale_divergences)
       out_ << "\nwarning: divergence entry '" << id << "' names no case of the corpus; remove it\n";
-    if (s.not_run) out_ << "\n" << s.not_run << " cases not run (--fail-fast)\n";
+    if (auto stopped = stopped_text(s); !stopped.empty()) out_ << "\n" << stopped << "\n";
     out_ << "\n" << (s.ok() ? "PASS" : "FAIL") << ": " << s.selected << " cases: " << counts_text(s) << " ("
          << duration_text(s.seconds) << ")\n";
     out_.flush();

@@ -1,9 +1,15 @@
 // fault_impl.cc: `conformance_fault_impl`: answers like the reference, but breaks the protocol on
 // purpose when a case id contains a fault word, or at the handshake when told so on the command line.
 //   --handshake=ok|refuse|garbage|wrong-protocol|exit|hang   --capabilities=tag,tag,...
+//   --die-after-handshake (exits at every resolve request: a crash loop)   --pid-file=PATH (appends its PID at start,
+//   so a test can check that no process is left)   --ignore-term (SIGTERM does not end it; only SIGKILL does)
 // Case-id words: hang, crash, garbage, noise, wrong-id, no-outcome, early-exit, stderr-flood,
-// errored, skip.
+// errored, skip, double-reply, slow (1 s), huge-line (a reply line past 64 MiB).
+#include <unistd.h>
+
+#include <csignal>
 #include <chrono>
+#include <fstream>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -55,17 +61,25 @@ void resolve(cf::Adapter& ref, const json& req) {
   if (has(id, "noise")) std::cout << "debug: resolving " << id << std::endl;
   cf::AdapterResult r = ref.resolve(id, req.value("profile", "spec"), req.value("case", json::object()));
   std::string reply_id = has(id, "wrong-id") ? "not-" + id : id;
-  std::cout << json({{"id", reply_id}, {"outcome", r.outcome}}).dump() << std::endl;
+  if (has(id, "slow")) std::this_thread::sleep_for(std::chrono::seconds(1));
+  if (has(id, "huge-line")) return void(std::cout << "{\"id\":\"" << id << "\",\"errored\":\"" << std::string((64u << 20) + 16, 'x') << "\"}" << std::endl);
+  std::string reply = json({{"id", reply_id}, {"outcome", r.outcome}}).dump();
+  std::cout << reply << std::endl;
+  if (has(id, "double-reply")) std::cout << reply << std::endl;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string mode = "ok", caps;
+  bool die_after_handshake = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--handshake=", 0) == 0) mode = a.substr(12);
     if (a.rfind("--capabilities=", 0) == 0) caps = a.substr(15);
+    if (a.rfind("--pid-file=", 0) == 0) std::ofstream(a.substr(11), std::ios::app) << ::getpid() << std::endl;
+    if (a == "--die-after-handshake") die_after_handshake = true;
+    if (a == "--ignore-term") std::signal(SIGTERM, SIG_IGN);
   }
   auto ref = cf::make_reference_adapter();
   std::string err;
@@ -76,6 +90,7 @@ int main(int argc, char** argv) {
     std::string cmd = req.is_object() ? req.value("cmd", "") : "";
     if (cmd == "start") handshake(mode, caps);
     else if (cmd == "stop") return 0;
+    else if (cmd == "resolve" && die_after_handshake) return 3;
     else if (cmd == "resolve") resolve(*ref, req);
   }
   return 0;

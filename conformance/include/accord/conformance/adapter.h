@@ -41,6 +41,15 @@ struct AdapterResult {
   ResultStatus status = ResultStatus::kErrored;
   nlohmann::json outcome;
   std::string message;
+  /// The implementation cannot go on (a crash loop): this case was not sent, and the run ends with `message` as
+  /// its reason, every case left marked as not run.
+  bool fatal = false;
+};
+
+/// A protocol fault of an earlier case, found while reading later replies (or at stop): the case replied twice.
+struct LateFault {
+  std::string id;
+  std::string message;
 };
 
 /// One running implementation. Not thread-safe: the runner gives each worker thread its own.
@@ -68,6 +77,10 @@ class Adapter {
   }
   /// Ends the session (`stop`), waiting briefly; safe to call twice.
   virtual void stop() = 0;
+  /// The faults of cases already answered that were found since the last call (a second reply to a case arrives
+  /// while the harness waits for the next one, or before the implementation exits); the runner charges them to
+  /// those cases. The default: none.
+  virtual std::vector<LateFault> take_late_faults() { return {}; }
 };
 
 /// Makes a fresh, unstarted adapter (one per worker thread).
@@ -79,6 +92,16 @@ std::unique_ptr<Adapter> make_reference_adapter();
 /// A subprocess speaking PROTOCOL.md: `/bin/sh -c command`, per-case timeout, restart after a
 /// crash or timeout, stderr kept in a bounded buffer for the messages.
 std::unique_ptr<Adapter> make_subprocess_adapter(const std::string& command, double timeout_seconds);
+
+/// The limits of a subprocess implementation (conformance/PROTOCOL.md, "Limits").
+struct SubprocessOptions {
+  double timeout_seconds = 10;          ///< per case: from the request to its reply
+  double startup_timeout_seconds = 60;  ///< the handshake, at the first start and at each restart
+  /// Restarts in a row without one reply in between after which the implementation is given up (a crash loop):
+  /// the case that would need one more restart and every case after it are not run, and the run ends.
+  int max_restarts = 5;
+};
+std::unique_ptr<Adapter> make_subprocess_adapter(const std::string& command, const SubprocessOptions& options);
 
 /// Vocabularies the reference knows, used by `accord lint`.
 struct Vocabulary {

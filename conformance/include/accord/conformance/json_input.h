@@ -13,6 +13,13 @@ namespace accord::conformance {
 /// The deepest nesting of arrays and objects accord reads: far past any real case (a fixture file nests
 /// about 8 deep), well short of what the recursive readers (schema, case reader, dump) can take.
 constexpr int kMaxJsonDepth = 256;
+/// The longest line a JSON-lines reader takes (`serve` requests, `resolve --batch` cases, implementation replies):
+/// 64 MiB. A longer line is skipped without being held in memory, and answered with an error naming the limit.
+constexpr std::size_t kMaxLineBytes = 64u * 1024 * 1024;
+
+/// Reads the next line of `in` (without its newline) into `line`, keeping at most `max` bytes: a longer line is read
+/// to its end and dropped (`*too_long` true, `line` empty). False at the end of input, or when a read fails (a signal).
+bool read_line_bounded(std::istream& in, std::string* line, bool* too_long, std::size_t max = kMaxLineBytes);
 
 /// Opens a file named on the command line for reading. False with *error = "cannot read 'PATH': is a
 /// directory" (or "no such file or directory", "permission denied", ...).

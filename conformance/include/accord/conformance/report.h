@@ -64,6 +64,7 @@ struct ComparisonTable {
   std::vector<std::string> implementations;
   std::string profile;
   std::vector<ComparisonRow> rows;
+  std::string stopped;  ///< why the comparison is partial (`interrupted by SIGINT: ...`); "" when complete
   std::size_t differing() const;
 };
 

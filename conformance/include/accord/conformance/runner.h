@@ -71,7 +71,11 @@ struct CaseResult {
 struct Summary {
   std::map<Verdict, std::size_t> counts;
   std::size_t selected = 0;      ///< cases selected (profile + filter)
-  std::size_t not_run = 0;       ///< selected cases not run (fail-fast)
+  std::size_t not_run = 0;       ///< selected cases not run (fail-fast, interrupted, crash loop, no start)
+  std::vector<std::string> not_run_ids;  ///< their ids, in corpus order
+  /// Why the run ended before every selected case ran ("" when it did not): `interrupted by SIGINT`, the crash-loop
+  /// message, `--fail-fast`, or why the implementation could not start.
+  std::string stopped;
   std::vector<std::string> stale_divergences;  ///< listed ids absent from the selection
   double seconds = 0;
   std::size_t count(Verdict v) const;
