@@ -9,6 +9,7 @@
 #include <set>
 
 #include "accord/conformance/adapter.h"
+#include "accord/conformance/interrupt.h"
 #include "accord/reference/inputs.h"
 #include "accord/reference/profiles.h"
 #include "accord/reference/json_io.h"
@@ -52,6 +53,7 @@ int run_differential(DifferentialOptions o) {
       return 2;
     }
   std::string error;
+  cf::install_interrupt_handlers();
   auto base = start(o.against, o.timeout, &error);
   if (!base) return std::cerr << "accord differential: cannot start '" << o.against << "': " << error << "\n", 2;
   auto other = start(o.impl, o.timeout, &error);
@@ -65,11 +67,13 @@ int run_differential(DifferentialOptions o) {
   opt.max_shrink_steps = o.shrink_steps;
   opt.without_packages = o.without_packages;
   opt.progress = [&bar](std::uint64_t done, std::uint64_t total) { bar.update(done, total); };
+  opt.stop = [] { return cf::interrupt_signal() != 0; };
   df::Report r = df::run(a, b, opt);
   base->stop();
   other->stop();
   std::cout << "# " << r.differing << " of " << r.cases << " cases differ (" << o.against << " [" << o.against_profile << "] vs "
             << o.impl << " [" << o.impl_profile << "], seed " << o.seed << "); " << r.findings.size() << " kinds\n";
+  if (r.stopped) std::cout << "# " << cf::interrupt_text() << " after " << r.cases << " of " << o.cases << " cases\n";
   json file = {{"description", "accord differential findings: review every expectation before committing (origin regression-snapshot)."},
                {"cases", json::array()}};
   std::set<std::string> ids;
@@ -93,6 +97,7 @@ int run_differential(DifferentialOptions o) {
     if (!(out << file.dump(2) << "\n")) return std::cerr << "accord differential: cannot write '" << o.out << "'\n", 2;
     std::cout << "# fixtures written to " << o.out << "\n";
   }
+  if (r.stopped) return std::cerr << "accord differential: " << cf::interrupt_text() << "\n", cf::interrupt_exit_status();
   return r.differing ? 1 : 0;
 }
 

@@ -23,11 +23,13 @@ ARGS = None
 
 def content_of(row):
     """The input bytes of a row: `content` (text, UTF-8) or `content_hex`, with @DEEP@ replaced by
-    `deep` nested lists ([[...]])."""
+    `deep` nested lists ([[...]]) and @PAD@ by `pad` spaces."""
     if "content_hex" in row:
         data = bytes.fromhex(row["content_hex"])
     else:
         data = row.get("content", "").encode("utf-8")
+    if "pad" in row:  # @PAD@: that many spaces (a line past the 64 MiB limit without a 64 MiB table row)
+        data = data.replace(b"@PAD@", b" " * int(row["pad"]))
     if "deep" in row:
         n = int(row["deep"])
         data = data.replace(b"@DEEP@", b"[" * n + b"]" * n)

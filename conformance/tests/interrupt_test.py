@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """interrupt_test.py: SIGINT and SIGTERM while accord waits on a hung implementation.
 
-For `conform` (each report format: json, junit, markdown, html), `compare` and `serve`: the command exits 130
+For `conform` (each report format: json, junit, markdown, html), `compare`, `differential` and `serve`: the command exits 130
 (SIGINT) or 143 (SIGTERM) within seconds, the report is well-formed and says the run was interrupted, the case that
 finished before the signal is in it and the others are listed as not run, and no process of the fake implementation
 is left (its PIDs, written to a file at each start). Usage (ctest does this):
@@ -121,6 +121,15 @@ class Interrupts(unittest.TestCase):
                 if fmt == "json":
                     table = json.loads(out[: out.rindex("}") + 1])
                     self.assertTrue(table["stopped"].startswith("interrupted by SIGINT"))
+
+    def test_differential(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            argv = [ARGS.accord, "differential", "--impl", fake(tmp), "--cases", "10000000", "--timeout", "120"]
+            p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            rc, out = interrupt(p, signal.SIGINT, tmp)
+            self.assertEqual(rc, 130, out[-2000:])
+            self.assertRegex(out, r"# interrupted by SIGINT after \d+ of 10000000 cases")
+            self.assertEqual(left_processes(os.path.join(tmp, "pids")), [])
 
     def test_serve(self):
         for sig in (signal.SIGINT, signal.SIGTERM):

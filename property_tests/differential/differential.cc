@@ -113,10 +113,12 @@ Report run(Side& a, Side& b, const Options& opt) {
   Report r;
   CaseStream stream(opt.seed, opt.without_packages);
   long ids = 0;
-  for (int k = 0; k < opt.cases; ++k) {
+  auto stopped = [&] { return r.stopped = r.stopped || (opt.stop && opt.stop()); };
+  for (int k = 0; k < opt.cases && !stopped(); ++k) {
     rc::Shrinkable<ref::Case> s = stream.next();
     ref::Case c = s.value();
     auto ra = resolve(a, c, ++ids), rb = resolve(b, c, ++ids);
+    if (stopped()) break;
     ++r.cases;
     std::string kind = difference_kind(ra, rb);
     if (opt.progress && (k % 50 == 0 || k + 1 == opt.cases)) opt.progress(static_cast<std::uint64_t>(k + 1), static_cast<std::uint64_t>(opt.cases));

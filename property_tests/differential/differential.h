@@ -57,6 +57,9 @@ struct Options {
   int max_shrink_steps = 2000;  ///< resolutions spent shrinking one difference
   bool without_packages = false;  ///< CaseStream's option
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  /// Asked before each case and after its two resolutions: true ends the run there (SIGINT/SIGTERM), the case in
+  /// hand not counted. A shrink cut short keeps the smallest example found before (a killed side is another kind).
+  std::function<bool()> stop;
 };
 
 /// One kind of difference: how often it occurred and its shrunk example.
@@ -70,6 +73,7 @@ struct Finding {
 };
 
 struct Report {
+  bool stopped = false;  ///< Options::stop ended the run early
   int cases = 0;
   int differing = 0;
   std::vector<Finding> findings;  ///< one per kind, in order of first appearance
