@@ -338,7 +338,7 @@ void register_conformance(CLI::App& app) {
   auto* lint = app.add_subcommand("lint", "Check a fixture corpus: schema, ids, folders, rule IDs, codes, profiles, capabilities");
   lint->add_option("dir", l->dir, "corpus directory")->capture_default_str();
   add_report_options(lint, &l->format, &l->out, nullptr, {"text", "json"}, "report file (default: stdout)");
-  lint->callback([l] { std::exit(run_lint(*l)); });
+  lint->callback([l] { set_status(run_lint(*l)); });
 
   auto profile = std::make_shared<std::string>(ref::profile_name(ref::default_profile()));
   auto serve_jobs = std::make_shared<int>(static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 8u)));
@@ -346,7 +346,7 @@ void register_conformance(CLI::App& app) {
   serve->add_option("--profile", *profile, "profile for requests that name none")->capture_default_str();
   serve->add_option("--jobs,-j", *serve_jobs, "threads answering large batches of buffered requests")
       ->capture_default_str()->check(CLI::Range(1, 256));
-  serve->callback([profile, serve_jobs] { std::exit(run_serve(*profile, *serve_jobs)); });
+  serve->callback([profile, serve_jobs] { set_status(run_serve(*profile, *serve_jobs)); });
 
   auto c = std::make_shared<RunArgs>();
   auto* conform = app.add_subcommand("conform", "Run the corpus against an implementation and report every case");
@@ -358,8 +358,7 @@ void register_conformance(CLI::App& app) {
   conform->add_option("--live-hardware", c->live_hardware, "like --live, with hardware from a saved `accord probe` output");
   add_report_options(conform, &c->report, &c->out, &c->legacy_report, cf::report_formats(), "report file (written as the run goes)");
   conform->callback([c] {
-    if (!settle_report_options("conform", &c->report, c->out, c->legacy_report, true)) std::exit(2);
-    std::exit(run_conform(*c));
+    set_status(settle_report_options("conform", &c->report, c->out, c->legacy_report, true) ? run_conform(*c) : 2);
   });
 
   auto m = std::make_shared<RunArgs>();
@@ -369,12 +368,12 @@ void register_conformance(CLI::App& app) {
   add_report_options(compare, &m->report, &m->out, &m->legacy_report, {"text", "markdown", "json", "html"},
                      "report file (default: stdout)");
   compare->callback([m] {
-    if (!settle_report_options("compare", &m->report, m->out, m->legacy_report, false)) std::exit(2);
+    if (!settle_report_options("compare", &m->report, m->out, m->legacy_report, false)) return set_status(2);
     if (m->impls.size() < 2) {
       std::cerr << "accord compare: give at least two --impl\n";
-      std::exit(2);
+      return set_status(2);
     }
-    std::exit(run_compare(*m));
+    set_status(run_compare(*m));
   });
 }
 

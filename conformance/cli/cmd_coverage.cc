@@ -74,7 +74,7 @@ void register_coverage(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"json", "markdown", "html"}));
   cmd->add_option("--out", o->out, "write the report here instead of stdout");
-  cmd->callback([o] { std::exit(run_coverage(*o)); });
+  cmd->callback([o] { set_status(run_coverage(*o)); });
 }
 
 }  // namespace accord::cli

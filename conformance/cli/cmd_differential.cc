@@ -137,7 +137,7 @@ void register_differential(CLI::App& app) {
   cmd->add_flag("--without-packages", o->without_packages,
                 "generated cases declare no optional packages: an oracle that cannot fake installed packages (the Lightning adapter) "
                 "then answers every case instead of skipping most");
-  cmd->callback([o] { std::exit(run_differential(*o)); });
+  cmd->callback([o] { set_status(run_differential(*o)); });
 
   struct GenerateOptions { int cases = 1000; std::uint64_t seed = 1; bool full = false, without_packages = false; };
   auto g = std::make_shared<GenerateOptions>();
@@ -146,7 +146,7 @@ void register_differential(CLI::App& app) {
   gen->add_option("--seed", g->seed, "RapidCheck seed of the case stream")->capture_default_str();
   gen->add_flag("--full", g->full, "every field (case_to_json); default: defaults left out, as fixtures write them");
   gen->add_flag("--without-packages", g->without_packages, "cases declare no optional packages (as differential --without-packages)");
-  gen->callback([g] { std::exit(run_generate(g->cases, g->seed, g->full, g->without_packages)); });
+  gen->callback([g] { set_status(run_generate(g->cases, g->seed, g->full, g->without_packages)); });
 }
 
 }  // namespace accord::cli

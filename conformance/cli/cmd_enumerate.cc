@@ -186,14 +186,14 @@ void register_enumerate(CLI::App& app) {
   cmd->add_option("--jobs,-j", o->jobs, "worker threads (default: every core)")->check(CLI::Range(0, 256));
   cmd->add_option("--timeout", o->timeout, "seconds per case for a subprocess implementation")->capture_default_str();
   cmd->add_option("--top", o->top, "outcome classes to list")->capture_default_str();
-  cmd->callback([o] { std::exit(run_enumerate(*o)); });
+  cmd->callback([o] { set_status(run_enumerate(*o)); });
 
   auto files = std::make_shared<std::vector<std::string>>();
   auto limit = std::make_shared<std::size_t>(50);
   auto* diff = app.add_subcommand("diff-table", "Compare two decision tables cell by cell (exit 1 when they differ)");
   diff->add_option("tables", *files, "table A and table B")->required()->expected(2);
   diff->add_option("--limit", *limit, "differing cells and class pairs to list")->capture_default_str();
-  diff->callback([files, limit] { std::exit(run_diff((*files)[0], (*files)[1], *limit)); });
+  diff->callback([files, limit] { set_status(run_diff((*files)[0], (*files)[1], *limit)); });
 }
 
 }  // namespace accord::cli

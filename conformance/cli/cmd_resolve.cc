@@ -218,7 +218,7 @@ void register_resolve(CLI::App& app) {
   cmd->add_flag("--batch", o->batch, "one case per input line, one outcome per output line, in order");
   cmd->add_option("--jobs,-j", o->jobs, "--batch worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("--pretty", o->pretty, "indent the output");
-  cmd->callback([o] { std::exit(run_resolve(*o)); });
+  cmd->callback([o] { set_status(run_resolve(*o)); });
 
   auto what = std::make_shared<std::string>();
   auto* ls = app.add_subcommand("list", "List a vocabulary: strategies, accelerators, classes, rules, codes, profiles, policies, "

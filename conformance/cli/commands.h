@@ -8,6 +8,15 @@
 
 namespace accord::cli {
 
+/// The exit status of the command that ran: each subcommand's callback records it here (never std::exit, so that
+/// run() returns and the CLI fuzz target can call it again); run() returns it.
+void set_status(int status);
+
+/// The whole command line: registers every subcommand, parses argv, runs the chosen command, and maps every
+/// failure to an exit status (CLI11's parse errors and any std::exception that escapes a command: 2). main() and
+/// the fuzz target fuzz_cli both go through it.
+int run(int argc, char** argv);
+
 /// Probes this machine's hardware (set by main.cc when the LibTorch live checks are built; else empty).
 extern std::function<nlohmann::json()> live_probe;
 

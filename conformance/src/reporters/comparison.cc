@@ -110,7 +110,7 @@ std::size_t ComparisonTable::differing() const {
 
 ComparisonTable build_comparison(const std::vector<std::string>& names, const std::string& profile,
                                  const std::vector<std::vector<CaseResult>>& runs) {
-  ComparisonTable t{names, profile, {}};
+  ComparisonTable t{names, profile, {}, ""};
   std::map<std::string, std::size_t> at;     // id -> row
   std::map<std::string, std::size_t> order;  // id -> corpus position
   std::vector<std::vector<std::string>> keys;
