@@ -4,7 +4,7 @@
 Each row: a command line, the bytes of one input, the expected exit status and a regex the combined
 stdout + stderr must match (`stdout`: a regex for stdout alone; `out_file`: one for the report written to
 {out}).
-{fixtures} is the repository's corpus. The same runner checks cli_conventions.json (--table). Nothing may abort
+{fixtures} is the repository's corpus; {accord} the binary under test (an implementation: `{accord} serve`). The same runner checks cli_conventions.json (--table). Nothing may abort
 (exit 134, 139) or hang. Usage (ctest does this):
     python3 hostile_test.py --accord build/bin/accord [--table hostile_inputs.json] [-v]
 """
@@ -46,7 +46,8 @@ def run_row(row, tmp):
     with open(os.path.join(corpus, "cases", "strategy", "x.json"), "wb") as f:
         f.write(row["corpus_content"].encode("utf-8") if "corpus_content" in row else data)
     subs = {"{file}": path, "{corpus}": corpus, "{dir}": tmp, "{missing}": os.path.join(tmp, "no-such-file.json"),
-            "{fixtures}": os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures"), "{out}": os.path.join(tmp, "report")}
+            "{fixtures}": os.path.join(os.path.dirname(os.path.dirname(HERE)), "fixtures"), "{out}": os.path.join(tmp, "report"),
+            "{accord}": ARGS.accord}
     argv = [ARGS.accord]
     for a in row["args"]:
         for k, v in subs.items():

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """interrupt_test.py: SIGINT and SIGTERM while accord waits on a hung implementation.
 
-For `conform` (each report format: json, junit, markdown, html), `compare`, `differential` and `serve`: the command exits 130
+For `conform` (each report format: json, junit, markdown, html), `compare`, `differential`, `serve` and, with
+--live, `launch` (its workers hang on purpose, ACCORD_LIVE_FAULT=*:hang): the command exits 130
 (SIGINT) or 143 (SIGTERM) within seconds, the report is well-formed and says the run was interrupted, the case that
 finished before the signal is in it and the others are listed as not run, and no process of the fake implementation
 is left (its PIDs, written to a file at each start). Usage (ctest does this):
@@ -131,6 +132,32 @@ class Interrupts(unittest.TestCase):
             self.assertRegex(out, r"# interrupted by SIGINT after \d+ of 10000000 cases")
             self.assertEqual(left_processes(os.path.join(tmp, "pids")), [])
 
+    def test_launch(self):
+        if not ARGS.live:
+            self.skipTest("--live not given (a build without LibTorch has no launch)")
+        with tempfile.TemporaryDirectory() as tmp:
+            case, plan = os.path.join(tmp, "case.json"), os.path.join(tmp, "plan.json")
+            with open(case, "w", encoding="utf-8") as f:
+                json.dump({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}}, f)
+            with open(plan, "wb") as f:
+                f.write(subprocess.run([ARGS.accord, "resolve", case, "--profile", "lightning-2.2"], check=True,
+                                       stdout=subprocess.PIPE).stdout)
+            env = dict(os.environ, ACCORD_LIVE_FAULT="*:hang")  # every worker hangs until it is stopped
+            p = subprocess.Popen([ARGS.accord, "launch", "--plan", plan, "--timeout", "300"], env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            time.sleep(4)  # the workers load LibTorch, then hang
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=30)
+            self.assertEqual(p.returncode, 130, err.decode("utf-8", "replace")[-2000:])
+            report = json.loads(out)
+            self.assertEqual(report["interrupted"], "SIGINT")
+            self.assertEqual(report["error"]["code"], "live_interrupted")
+            pids = [r["pid"] for r in report["ranks"]]
+            self.assertEqual(len(pids), 2)
+            self.assertTrue(all(r["interrupted"] for r in report["ranks"]))
+            time.sleep(0.5)
+            self.assertEqual([pid for pid in pids if os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"], [])
+
     def test_serve(self):
         for sig in (signal.SIGINT, signal.SIGTERM):
             with self.subTest(signal=sig.name):
@@ -149,6 +176,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--accord", required=True)
     ap.add_argument("--fake", required=True)
+    ap.add_argument("--live", action="store_true", help="also `accord launch` (a build with LibTorch)")
     ap.add_argument("-v", action="store_true")
     ARGS, rest = ap.parse_known_args()
     unittest.main(argv=[sys.argv[0]] + (["-v"] if ARGS.v else []) + rest)

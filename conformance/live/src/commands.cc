@@ -1,4 +1,5 @@
 // commands.cc: the `probe`, `launch` and hidden `launch-worker` subcommands (CLI11).
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -74,7 +75,8 @@ void add_launch(CLI::App& app) {
     const json report = plan ? launch(*plan, args->options) : json{{"status", "error"}, {"started", 0}, {"error", error}};
     if (!args->output.empty()) live::write_json_file(args->output, report);
     print(report, args->compact);
-    const int rc = report.value("status", "") == "ok" ? 0 : 1;
+    int rc = report.value("status", "") == "ok" ? 0 : 1;
+    if (report.contains("interrupted")) rc = 128 + (report["interrupted"] == "SIGINT" ? SIGINT : SIGTERM);  // 130, 143
     if (report.value("backend", "") != "gloo" && report.value("started", 0) > 0 &&
         (report.value("mode", "") == "in_process" || report.value("mode", "") == "external")) {
       std::fflush(nullptr);

@@ -2,6 +2,7 @@
 #include "launch_children.h"
 
 #include <algorithm>
+#include <csignal>
 
 #include "live_error.h"
 #include "process_supervisor.h"
@@ -68,11 +69,13 @@ json rank_entry(const Slot& s, const ChildResult& r, const ScratchDir& dir) {
   const std::string base = dir.file("rank-" + std::to_string(s.rank));
   const auto report = read_json_file(base + ".json");
   json e = {{"rank", s.rank}, {"node_rank", s.node}, {"local_rank", s.local}, {"pid", r.pid},
-            {"end", describe_end(r)}, {"timed_out", r.timed_out}, {"aborted", r.aborted},
+            {"end", describe_end(r)}, {"timed_out", r.timed_out}, {"aborted", r.aborted}, {"interrupted", r.interrupted != 0},
             {"ended_s", r.ended_s}, {"report", report ? *report : json()}};
   if (!r.ok() || !report || report->value("status", "") != "ok") e["log_tail"] = file_tail(base + ".log");
   return e;
 }
+
+const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
 
 // What went wrong with one rank: its own report's error, else how its process ended.
 // `culprit` names the rank whose failure got this one stopped.
@@ -82,6 +85,7 @@ std::optional<LiveError> rank_error(const Slot& s, const ChildResult& r, const j
   const std::string pid = std::to_string(r.pid);
   if (!r.start_error.empty()) return LiveError{LiveCode::kWorkerStartFailed, {{"rank", rank}, {"detail", r.start_error}}};
   if (report.is_object() && report.value("status", "") == "error") return error_from_json(report.value("error", json()));
+  if (r.interrupted) return LiveError{LiveCode::kInterrupted, {{"rank", rank}, {"pid", pid}, {"signal", signal_name(r.interrupted)}}};
   if (r.aborted) return LiveError{LiveCode::kWorkerAborted, {{"rank", rank}, {"pid", pid}, {"culprit", culprit}}};
   if (r.timed_out) return LiveError{LiveCode::kWorkerTimeout, {{"rank", rank}, {"pid", pid}, {"timeout_s", number(timeout_s)}}};
   if (!r.ok() || !report.is_object()) {
@@ -99,14 +103,14 @@ std::optional<LiveError> verdict(const std::vector<Slot>& slots, const std::vect
   std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return results[a].ended_s < results[b].ended_s; });
   std::optional<std::size_t> root;
   for (std::size_t i : order) {
-    const bool stopped = results[i].aborted || results[i].timed_out;
+    const bool stopped = results[i].aborted || results[i].timed_out || results[i].interrupted;
     if (!stopped && rank_error(slots[i], results[i], ranks[i]["report"], timeout_s, "")) {
       root = i;
       break;
     }
   }
   for (std::size_t i : order) {
-    if (!root && results[i].timed_out) root = i;
+    if (!root && (results[i].timed_out || results[i].interrupted)) root = i;
   }
   const std::string culprit = root ? std::to_string(slots[*root].rank) : "?";
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -145,6 +149,7 @@ json run_launched(const json& plan, const LaunchSpec& spec, Backend backend, con
   }
   const std::optional<LiveError> error = verdict(slots, results, ranks, options.timeout_s);
   json out = {{"status", error ? "error" : "ok"}, {"started", started}, {"ranks", ranks}};
+  if (int sig = supervisor_interrupt_signal()) out["interrupted"] = signal_name(sig);  // `accord launch` exits 128 + it
   if (error) out["error"] = to_json(*error);
   if (options.keep_files) {
     dir.keep();

@@ -23,6 +23,29 @@ using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+volatile std::sig_atomic_t g_interrupt = 0;
+extern "C" void on_interrupt(int sig) { g_interrupt = sig; }
+
+/// SIGINT and SIGTERM handled while the children run (the loop notices within 10 ms); the old handlers come back.
+class InterruptScope {
+ public:
+  InterruptScope() {
+    g_interrupt = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~InterruptScope() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
 // argv/envp as C arrays, built before fork() so the child only calls async-signal-safe functions.
 struct ExecImage {
   std::vector<std::string> strings;
@@ -144,6 +167,7 @@ void stop(ChildResult& r, Clock::time_point t0) {
 
 std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, const SuperviseOptions& options) {
   const auto t0 = Clock::now();
+  InterruptScope scope;
   std::vector<ChildResult> results;
   std::vector<bool> running;
   double failed_at = -1;
@@ -169,10 +193,12 @@ std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, co
     const double now = since(t0);
     const bool deadline = now >= options.timeout_s;
     const bool abort_rest = failed_at >= 0 && now >= failed_at + options.grace_s;
-    if (deadline || abort_rest) {
+    const int interrupted = g_interrupt;
+    if (deadline || abort_rest || interrupted) {
       for (std::size_t i = 0; i < results.size(); ++i) {
         if (!running[i]) continue;
-        (deadline && !abort_rest ? results[i].timed_out : results[i].aborted) = true;
+        if (interrupted) results[i].interrupted = interrupted;
+        else (deadline && !abort_rest ? results[i].timed_out : results[i].aborted) = true;
         stop(results[i], t0);
         running[i] = false;
       }
@@ -182,6 +208,8 @@ std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children, co
   }
   return results;
 }
+
+int supervisor_interrupt_signal() { return g_interrupt; }
 
 std::string describe_end(const ChildResult& r) {
   if (!r.start_error.empty()) return "could not start (" + r.start_error + ")";

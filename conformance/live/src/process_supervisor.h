@@ -25,6 +25,7 @@ struct ChildResult {
   int signal = 0;           ///< terminating signal, 0 when it exited
   bool timed_out = false;   ///< still running at the deadline, then killed
   bool aborted = false;     ///< killed because another child had failed
+  int interrupted = 0;      ///< killed because accord got this signal (SIGINT, SIGTERM) while it ran
   double ended_s = 0;       ///< seconds from the start until it ended (or was killed)
 
   /// Exited with status 0.
@@ -39,9 +40,14 @@ struct SuperviseOptions {
 
 /// Starts every child (each dies with its parent: PR_SET_PDEATHSIG), then reaps them. A child that
 /// fails (non-zero status, signal, start error) gives the others `grace_s`, then they are killed;
-/// at the deadline all that remain are killed (SIGTERM, then SIGKILL). Returns one result per spec.
+/// at the deadline all that remain are killed (SIGTERM, then SIGKILL). SIGINT or SIGTERM to accord while they run
+/// (handled for the call's duration) stops every child the same way at once, each marked `interrupted`.
+/// Returns one result per spec.
 [[nodiscard]] std::vector<ChildResult> run_children(const std::vector<ChildSpec>& children,
                                                     const SuperviseOptions& options);
+
+/// The signal that interrupted the last run_children() (SIGINT, SIGTERM), or 0.
+[[nodiscard]] int supervisor_interrupt_signal();
 
 /// "exited with status 3", "was killed by signal 9 (Killed)", ...
 [[nodiscard]] std::string describe_end(const ChildResult& result);

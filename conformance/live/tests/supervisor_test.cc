@@ -1,5 +1,9 @@
 // supervisor_test.cc: run_children() with real processes: status, signals, start errors, deadlines.
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <thread>
 
 #include "test_util.h"
 
@@ -45,6 +49,24 @@ TEST(Supervisor, DeadlineKillsEvenWhenTermIsIgnored) {
   EXPECT_TRUE(r[0].timed_out);
   EXPECT_EQ(r[0].signal, SIGKILL);
   EXPECT_NE(describe_end(r[0]).find("signal 9"), std::string::npos);
+}
+
+TEST(Supervisor, AnInterruptStopsEveryChildAtOnce) {
+  ScratchDir dir;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread signaller([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(::getpid(), SIGINT);  // handled by run_children while it runs
+  });
+  const auto r = run_children({exec({"/bin/sleep", "30"}, dir), exec({"/bin/sh", "-c", "trap '' TERM; sleep 30"}, dir)}, {60, 5});
+  signaller.join();
+  EXPECT_EQ(supervisor_interrupt_signal(), SIGINT);
+  for (const auto& c : r) {
+    EXPECT_EQ(c.interrupted, SIGINT);
+    EXPECT_FALSE(c.aborted || c.timed_out);
+    EXPECT_NE(c.signal, 0);
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
 }
 
 TEST(Supervisor, ChildOutputGoesToItsLog) {
