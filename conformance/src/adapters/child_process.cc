@@ -52,6 +52,7 @@ bool ChildProcess::spawn(const std::string& command, std::string* error) {
   static std::once_flag ignore_sigpipe;
   std::call_once(ignore_sigpipe, [] { ::signal(SIGPIPE, SIG_IGN); });
   out_buf_.clear();
+  scanned_ = 0;
   err_buf_.clear();
   int pin[2], pout[2], perr[2];
   if (::pipe2(pin, O_CLOEXEC) != 0) return *error = std::string("pipe: ") + std::strerror(errno), false;
@@ -136,7 +137,8 @@ IoStatus ChildProcess::write_all(const std::string& data, Clock::time_point dead
 
 IoStatus ChildProcess::read_line(std::string* line, Clock::time_point deadline) {
   for (;;) {
-    auto nl = out_buf_.find('\n');
+    auto nl = out_buf_.find('\n', scanned_);  // bytes before scanned_ hold no newline: linear in the line's length
+    scanned_ = nl == std::string::npos ? out_buf_.size() : 0;
     if (nl != std::string::npos && nl > kMaxLine) return IoStatus::kTooLong;  // the newline came in the last read
     if (nl != std::string::npos) {
       line->assign(out_buf_, 0, nl);

@@ -37,7 +37,10 @@ class ChildProcess {
   /// Kills the whole process group at once and reaps the child. Returns how it ended.
   std::string kill_now();
   /// What the child wrote to stdout that no read_line() took (after finish(): everything it wrote before exiting).
-  std::string take_unread() { return std::move(out_buf_); }
+  std::string take_unread() {
+    scanned_ = 0;
+    return std::move(out_buf_);
+  }
   /// The last bytes the child wrote to stderr (drained on every read and write).
   const std::string& stderr_tail() const { return err_buf_; }
 
@@ -50,6 +53,7 @@ class ChildProcess {
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1, err_ = -1;
   std::string out_buf_;
+  std::size_t scanned_ = 0;  ///< out_buf_[0, scanned_) holds no newline (read_line resumes its search there)
   std::string err_buf_;
 };
 
