@@ -127,6 +127,10 @@ int run_batch(std::istream& in, const std::string& name, const std::string& prof
     if (lines[cur ^ 1].empty()) write_chunk(outs[cur], errs[cur]);
   }
   std::cout.flush();
+  if (in.bad()) {  // a read that failed (EIO), not the end of the input
+    std::cerr << "accord resolve: cannot read '" << name << "': read error after line " << read << "\n";
+    return 2;
+  }
   for (auto b : bad)
     if (b) return 2;
   return 0;

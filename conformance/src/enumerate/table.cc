@@ -92,7 +92,8 @@ bool read_table(const std::string& path, Table* t, std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(error, path, "cannot open");
   std::string magic, head;
-  if (!std::getline(in, magic) || magic != kMagic) return fail(error, path, "not a decision table (expected first line '" + std::string(kMagic) + "')");
+  if (!std::getline(in, magic) && in.bad()) return fail(error, path, "read error");
+  if (magic != kMagic) return fail(error, path, "not a decision table (expected first line '" + std::string(kMagic) + "')");
   if (!std::getline(in, head)) return fail(error, path, "missing header line");
   Table r;
   std::string bad;
