@@ -194,6 +194,7 @@ int run_compare(const RunArgs& a) {
   if (!load("compare", a.dir, &corpus) || !options_for(a, &opts)) return 2;
   std::vector<std::string> names;
   std::vector<std::vector<cf::CaseResult>> runs;
+  std::string not_started;  ///< why an implementation could not start: the table so far is still written, said partial
   cf::install_interrupt_handlers();
   for (const auto& impl : a.impls) {
     if (cf::interrupt_signal()) break;
@@ -201,8 +202,9 @@ int run_compare(const RunArgs& a) {
     std::string err;
     if (!runner.start(&err)) {
       if (cf::interrupt_signal()) break;
-      std::cerr << "accord compare: cannot start implementation '" << impl << "': " << err << "\n";
-      return 2;
+      not_started = "cannot start implementation '" + impl + "': " + err;
+      std::cerr << "accord compare: " << not_started << "\n";
+      break;
     }
     std::string name = runner.info().name;
     if (std::find(names.begin(), names.end(), name) != names.end()) name += "#" + std::to_string(names.size() + 1);
@@ -220,6 +222,8 @@ int run_compare(const RunArgs& a) {
     t.stopped = std::string(cf::interrupt_text()) + ": " + std::to_string(names.size()) + " of " +
                 std::to_string(a.impls.size()) + " implementations ran (the last one possibly in part)";
     std::cerr << "accord compare: " << t.stopped << "\n";
+  } else if (!not_started.empty()) {
+    t.stopped = not_started + " (" + std::to_string(names.size()) + " of " + std::to_string(a.impls.size()) + " implementations ran)";
   }
   const std::string format = a.report.empty() ? "text" : a.report;
   std::cout << cf::render_comparison(t, a.out.empty() ? format : "text");  // the table on the terminal; --format F alone: F
@@ -228,7 +232,7 @@ int run_compare(const RunArgs& a) {
     f << cf::render_comparison(t, format);
     if (!f.flush()) return std::cerr << "accord compare: " << a.out << ": cannot write the report\n", 2;
   }
-  return unless_interrupted(t.differing() ? 1 : 0);
+  return unless_interrupted(!not_started.empty() ? 2 : t.differing() ? 1 : 0);
 }
 
 struct LintArgs {
