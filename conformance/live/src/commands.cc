@@ -1,7 +1,10 @@
 // commands.cc: the `probe`, `launch` and hidden `launch-worker` subcommands (CLI11).
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -30,12 +33,19 @@ std::optional<json> read_plan(const std::string& source, json& error) {
   if (source == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin), {});
   } else {
-    std::ifstream in(source);
-    if (!in) {
-      error = to_json(live::LiveError{live::LiveCode::kPlanInvalid, {{"reason", "cannot read " + source}}});
+    std::error_code ec;
+    const bool directory = std::filesystem::is_directory(source, ec);
+    std::ifstream in(source, std::ios::binary);
+    try {
+      if (in && !directory) text.assign(std::istreambuf_iterator<char>(in), {});
+    } catch (const std::exception&) {  // libstdc++ throws from underflow on EIO
+      in.setstate(std::ios::badbit);
+    }
+    if (!in || directory || in.bad()) {  // the same words as every command that reads a file
+      const std::string why = directory ? "is a directory" : !in.is_open() ? std::strerror(errno) : "read error";
+      error = to_json(live::LiveError{live::LiveCode::kPlanInvalid, {{"reason", "cannot read '" + source + "': " + why}}});
       return std::nullopt;
     }
-    text.assign(std::istreambuf_iterator<char>(in), {});
   }
   json plan = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (plan.is_discarded()) {
@@ -75,7 +85,8 @@ void add_launch(CLI::App& app) {
     const json report = plan ? launch(*plan, args->options) : json{{"status", "error"}, {"started", 0}, {"error", error}};
     if (!args->output.empty()) live::write_json_file(args->output, report);
     print(report, args->compact);
-    int rc = report.value("status", "") == "ok" ? 0 : 1;
+    const bool bad_plan = report.contains("error") && report["error"].value("code", "") == "live_plan_invalid";
+    int rc = bad_plan ? 2 : report.value("status", "") == "ok" ? 0 : 1;  // a plan that cannot be read or used: bad input
     if (report.contains("interrupted")) rc = 128 + (report["interrupted"] == "SIGINT" ? SIGINT : SIGTERM);  // 130, 143
     if (report.value("backend", "") != "gloo" && report.value("started", 0) > 0 &&
         (report.value("mode", "") == "in_process" || report.value("mode", "") == "external")) {
