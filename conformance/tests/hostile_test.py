@@ -4,7 +4,8 @@
 Each row: a command line, the bytes of one input, the expected exit status and a regex the combined
 stdout + stderr must match (`stdout`: a regex for stdout alone; `out_file`: one for the report written to
 {out}).
-{fixtures} is the repository's corpus; {accord} the binary under test (an implementation: `{accord} serve`). The same runner checks cli_conventions.json (--table). Nothing may abort
+{fixtures} is the repository's corpus; {accord} the binary under test (an implementation: `{accord} serve`).
+The same runner checks cli_conventions.json (--table). Nothing may abort
 (exit 134, 139) or hang. Usage (ctest does this):
     python3 hostile_test.py --accord build/bin/accord [--table hostile_inputs.json] [-v]
 """
