@@ -40,9 +40,6 @@ json resolve_text(const std::string& text, ref::Profile profile) {
   return ref::outcome_to_json(ref::resolve(c, profile));
 }
 
-/// Stands for an input line longer than cf::kMaxLineBytes (a real line never holds a newline).
-const char* const kTooLong = "\n";
-
 /// One batch line: the outcome's JSON text (the reference adapter's direct writer, byte-identical to
 /// outcome_to_json().dump()) or {"error", "line": N, "status": "invalid"}, then a newline. False (and
 /// *why, the error) when invalid.
@@ -59,8 +56,8 @@ bool resolve_line(const std::string& line, std::size_t number, const std::string
     }
   }
   json j;
-  if (line == kTooLong) {
-    err = "line longer than 64 MiB (the limit); not read";
+  if (line == cf::kLineTooLong) {
+    err = "line longer than " + cf::line_limit_text() + " (the limit); not read";
   } else if (line.empty() || line == "\r") {
     err = "blank line";
   } else if (!cf::parse_json(line, &j, &err)) {
@@ -98,9 +95,7 @@ int run_batch(std::istream& in, const std::string& name, const std::string& prof
     lines[into].clear();
     first[into] = read + 1;
     std::string line;
-    bool too_long = false;
-    while (lines[into].size() < kChunk && cf::read_line_bounded(in, &line, &too_long))
-      lines[into].push_back(too_long ? std::string(kTooLong) : std::move(line)), ++read;
+    while (lines[into].size() < kChunk && cf::read_line_bounded(in, &line)) lines[into].push_back(std::move(line)), ++read;
   };
   auto write_chunk = [](std::vector<std::string>& from, std::vector<std::string>& err) {
     for (auto& o : from) std::cout.write(o.data(), static_cast<std::streamsize>(o.size())), o.clear();

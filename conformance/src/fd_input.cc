@@ -27,6 +27,4 @@ std::streambuf::int_type InterruptibleInput::underflow() {
   }
 }
 
-std::streamsize InterruptibleInput::showmanyc() { return egptr() - gptr(); }
-
 }  // namespace accord::conformance

@@ -78,6 +78,4 @@ void unregister_process_group(pid_t pgid) {
   }
 }
 
-void reset_interrupt_for_tests() { g_signal.store(0); }
-
 }  // namespace accord::conformance

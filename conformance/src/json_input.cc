@@ -206,9 +206,11 @@ bool parse_json(std::string_view text, json* out, std::string* error, json* id) 
 
 namespace accord::conformance {
 
-bool read_line_bounded(std::istream& in, std::string* line, bool* too_long, std::size_t max) {
+std::string line_limit_text() { return std::to_string(kMaxLineBytes >> 20) + " MiB"; }
+
+bool read_line_bounded(std::istream& in, std::string* line, std::size_t max) {
   line->clear();
-  *too_long = false;
+  bool too_long = false;
   char buf[1 << 16];
   bool any = false;
   for (;;) {
@@ -218,8 +220,8 @@ bool read_line_bounded(std::istream& in, std::string* line, bool* too_long, std:
     bool ended = !partial && !in.eof() && !in.fail();                // a newline was read (and counted in got)
     std::size_t stored = ended ? got - 1 : got;
     any = any || got > 0;
-    if (*too_long || line->size() + stored > max) {
-      *too_long = true;
+    if (too_long || line->size() + stored > max) {
+      too_long = true;
       line->clear();
       line->shrink_to_fit();
     } else {
@@ -229,9 +231,9 @@ bool read_line_bounded(std::istream& in, std::string* line, bool* too_long, std:
       in.clear(in.rdstate() & ~std::ios::failbit);
       continue;
     }
-    if (ended) return true;
-    if (in.eof() && any) {  // a last line without a newline
-      in.clear(in.rdstate() & ~std::ios::failbit);
+    if (ended || (in.eof() && any)) {  // a line, or a last line without a newline
+      if (!ended) in.clear(in.rdstate() & ~std::ios::failbit);
+      if (too_long) *line = kLineTooLong;
       return true;
     }
     return false;  // end of input, or a read cut short (EINTR)

@@ -31,9 +31,13 @@ const std::set<std::string>& allowed_commands() {
   return s;
 }
 
-const std::set<std::string>& allowed_options() {
-  static const std::set<std::string> s = {"--batch", "--pretty", "--profile", "--filter", "--format", "--fail-fast",
-                                          "--impl", "--jobs", "-j", "--timeout", "--help", "--version", "--report"};
+/// The options an input may give, each with the values it may take next (empty: any word, or none for a flag).
+const std::map<std::string, std::set<std::string>>& allowed_options() {
+  static const std::map<std::string, std::set<std::string>> s = {
+      {"--batch", {}},  {"--pretty", {}}, {"--profile", {}}, {"--filter", {}},      {"--format", {}},
+      {"--fail-fast", {}}, {"--help", {}}, {"--version", {}}, {"--report", {}},
+      {"--impl", {"reference"}},  // never a program
+      {"--jobs", {"1", "2"}},     {"-j", {"1", "2"}}};
   return s;
 }
 
@@ -75,10 +79,12 @@ bool arguments(const std::string& line, std::vector<std::string>* out) {
       continue;
     }
     if (w.find('/') != std::string::npos || w.find('=') != std::string::npos) return false;  // paths; --opt=value
-    if (!w.empty() && w[0] == '-' && !allowed_options().count(w)) return false;
-    if (w == "--impl" && (k + 1 >= words.size() || words[k + 1] != "reference")) return false;  // never a program
-    if ((w == "--jobs" || w == "-j") && (k + 1 >= words.size() || (words[k + 1] != "1" && words[k + 1] != "2"))) return false;
-    if (w == "--timeout") return false;
+    if (!w.empty() && w[0] == '-') {
+      auto option = allowed_options().find(w);
+      if (option == allowed_options().end()) return false;
+      const auto& values = option->second;
+      if (!values.empty() && (k + 1 >= words.size() || !values.count(words[k + 1]))) return false;
+    }
     out->push_back(w);
   }
   return true;

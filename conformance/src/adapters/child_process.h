@@ -7,6 +7,8 @@
 #include <chrono>
 #include <string>
 
+#include "accord/conformance/json_input.h"
+
 namespace accord::conformance::detail {
 
 using Clock = std::chrono::steady_clock;
@@ -18,7 +20,7 @@ enum class IoStatus { kOk, kEof, kTimeout, kTooLong, kError };
 class ChildProcess {
  public:
   static constexpr std::size_t kStderrKeep = 16 * 1024;
-  static constexpr std::size_t kMaxLine = 64 * 1024 * 1024;
+  static constexpr std::size_t kMaxLine = kMaxLineBytes;  ///< the protocol's line limit (json_input.h)
 
   ChildProcess() = default;
   ChildProcess(const ChildProcess&) = delete;

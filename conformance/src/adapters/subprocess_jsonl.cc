@@ -133,7 +133,7 @@ AdapterResult SubprocessAdapter::resolve(const std::string& id, const std::strin
     st = child_->read_line(&line, deadline);
     if (st == IoStatus::kTimeout)
       return fault(ResultStatus::kTimeout, "no reply within " + std::to_string(timeout_.count() / 1000.0).substr(0, 5) + " s");
-    if (st == IoStatus::kTooLong) return fault(ResultStatus::kErrored, "protocol error: reply line longer than 64 MiB");
+    if (st == IoStatus::kTooLong) return fault(ResultStatus::kErrored, "protocol error: reply line longer than " + line_limit_text());
     if (st != IoStatus::kOk) return after_eof("the harness waited for a reply");
     if (line.empty()) continue;
     Reply r = parse_reply(line);

@@ -59,14 +59,11 @@ bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const
   return true;
 }
 
-/// Stands for a request line longer than kMaxLineBytes in a batch (a real line never holds a newline).
-const char* const kTooLong = "\n";
-
 /// Answers one request line into `out` (nothing for blank lines and `stop`); false after `stop`.
 bool answer(const std::string& line, std::string& out, Adapter& impl, const std::string& default_profile) {
   if (line.empty() || line == "\r") return true;
-  if (line == kTooLong) {
-    out += R"({"id":null,"errored":"request line longer than 64 MiB (the protocol's limit); not read"})" "\n";
+  if (line == kLineTooLong) {
+    out += R"({"id":null,"errored":"request line longer than )" + line_limit_text() + R"( (the protocol's limit); not read"})" "\n";
     return true;
   }
   std::string error;  // the depth check comes first: the fast reader recurses (parse_json then fails the same way)
@@ -191,10 +188,9 @@ int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impl
   Pool pool(impls, default_profile);
   Batch b;
   std::string line;
-  bool too_long = false;
   auto next = [&] {
-    if (!read_line_bounded(in, &line, &too_long)) return false;
-    b.lines.push_back(too_long ? std::string(kTooLong) : std::move(line));
+    if (!read_line_bounded(in, &line)) return false;
+    b.lines.push_back(std::move(line));
     return true;
   };
   while (!interrupt_signal() && (b.lines.clear(), next())) {

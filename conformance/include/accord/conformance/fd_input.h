@@ -15,7 +15,6 @@ class InterruptibleInput : public std::streambuf {
 
  protected:
   int_type underflow() override;
-  std::streamsize showmanyc() override;
 
  private:
   int fd_;

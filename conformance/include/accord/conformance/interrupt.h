@@ -32,7 +32,4 @@ void unregister_process_group(pid_t pgid);
 /// of stdin would never notice). -1 before install_interrupt_handlers().
 int interrupt_fd();
 
-/// Tests only: forgets the recorded signal (the handlers stay installed).
-void reset_interrupt_for_tests();
-
 }  // namespace accord::conformance

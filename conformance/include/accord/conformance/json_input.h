@@ -17,9 +17,14 @@ constexpr int kMaxJsonDepth = 256;
 /// 64 MiB. A longer line is skipped without being held in memory, and answered with an error naming the limit.
 constexpr std::size_t kMaxLineBytes = 64u * 1024 * 1024;
 
+/// What read_line_bounded() gives for a line past the limit (a real line never holds a newline).
+constexpr std::string_view kLineTooLong = "\n";
+/// The limit as the messages name it: "64 MiB".
+std::string line_limit_text();
+
 /// Reads the next line of `in` (without its newline) into `line`, keeping at most `max` bytes: a longer line is read
-/// to its end and dropped (`*too_long` true, `line` empty). False at the end of input, or when a read fails (a signal).
-bool read_line_bounded(std::istream& in, std::string* line, bool* too_long, std::size_t max = kMaxLineBytes);
+/// to its end without being held and `line` is kLineTooLong. False at the end of input, or when a read fails.
+bool read_line_bounded(std::istream& in, std::string* line, std::size_t max = kMaxLineBytes);
 
 /// Opens a file named on the command line for reading. False with *error = "cannot read 'PATH': is a
 /// directory" (or "no such file or directory", "permission denied", ...).
