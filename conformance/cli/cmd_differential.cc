@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "differential/differential.h"
 #include "enumerate/progress.h"
+#include "accord/reference/big_int_json.h"
 
 namespace accord::cli {
 namespace {
@@ -79,7 +80,7 @@ int run_differential(DifferentialOptions o) {
   std::set<std::string> ids;
   for (const auto& f : r.findings) {
     std::cout << "# " << f.kind << ": " << f.occurrences << " cases, first #" << f.first_case << ", shrunk in " << f.shrink_steps
-              << " steps\n#   given: " << f.given.dump() << "\n";
+              << " steps\n#   given: " << reference::json_text(f.given) << "\n";
     df::ExpectationSource src{o.expect_from == "impl", o.origin};
     json fixture = df::fixture_for(f, src.from_impl ? o.impl_profile : o.against_profile, o.impl, o.seed, src);
     if (fixture.is_null()) {

@@ -12,6 +12,7 @@
 #include <valijson/validator.hpp>
 
 #include "accord/conformance/json_input.h"
+#include "accord/reference/big_int_json.h"
 
 namespace accord::conformance {
 namespace {
@@ -47,7 +48,7 @@ std::string shown_value(const json& doc, const std::string& pointer) {
     if (!doc.contains(ptr)) return "";
     const json& v = doc.at(ptr);
     if (v.is_structured()) return "";
-    std::string s = v.dump();
+    std::string s = reference::json_text(v);
     return " (value: " + (s.size() > 80 ? s.substr(0, 77) + "..." : s) + ")";
   } catch (const json::exception&) {
     return "";

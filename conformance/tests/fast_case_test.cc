@@ -76,7 +76,7 @@ const Agreement kDeclined[] = {
     {R"({"flags":{"strategy":{"class":"DDPStrategy","class":"DDPSpawnStrategy"}}})", "a repeated instance key"},
     {R"({"flags":{"strategy":{"class":"DDPStrategy","args":{"a":1,"a":2}}}})", "a repeated instance argument"},
     {R"({"flags":{"devices":1e400}})", "a float past double (simdjson refuses it)"},
-    {R"({"flags":{"devices":18446744073709551616}})", "an integer past uint64 (the tree reader makes it a float)"},
+    {R"({"flags":{"devices":18446744073709551616}})", "an integer past uint64 (the tree reader keeps its digits)"},
     {R"({"hardware":{"gpu_busy":[4294967297]}})", "a GPU id past int"},
     {R"({"hardware":{"cuda_devices":4097}})", "cuda_devices out of range (an error)"},
     {R"({"hardware":{"tpu_cores":-1}})", "negative tpu_cores (an error)"},

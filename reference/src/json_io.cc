@@ -4,6 +4,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "accord/reference/big_int_json.h"
 #include "accord/reference/flags.h"
 #include "accord/reference/registry.h"
 
@@ -18,7 +19,7 @@ bool fail(std::string* error, const std::string& pointer, const std::string& wha
 }
 
 std::string shown(const json& j) {
-  std::string s = j.dump();
+  std::string s = json_text(j);
   return s.size() > 80 ? s.substr(0, 77) + "..." : s;
 }
 
@@ -103,9 +104,15 @@ bool value_from_json(const json& j, bool instances, PyValue* out, std::string* e
       return true;
     }
     case json::value_t::binary:
+      if (PyValue v; big_int_text(j, &v.str)) {  // an integer past 64 bits, as written
+        v.kind = PyValue::Kind::kBigInt;
+        *out = std::move(v);
+        return true;
+      }
+      break;
     case json::value_t::discarded: break;
   }
-  return fail(error, pointer, "unsupported JSON value");  // LCOV_EXCL_LINE parsed JSON never holds these
+  return fail(error, pointer, "unsupported JSON value");  // LCOV_EXCL_LINE parsed JSON holds no other binary, never a discarded value
 }
 
 json value_to_json(const PyValue& v) {
@@ -114,7 +121,7 @@ json value_to_json(const PyValue& v) {
     case PyValue::Kind::kNone: return nullptr;
     case PyValue::Kind::kBool: return v.b;
     case PyValue::Kind::kInt: return v.i;
-    case PyValue::Kind::kBigInt: return json::parse(v.str);
+    case PyValue::Kind::kBigInt: return integer_json(v.str);
     case PyValue::Kind::kFloat: return v.f;
     case PyValue::Kind::kStr: return v.str;
     case PyValue::Kind::kList: {

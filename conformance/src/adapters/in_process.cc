@@ -7,6 +7,7 @@
 #include "accord/reference/rules.h"
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/protocol.h"
+#include "accord/reference/big_int_json.h"
 
 #include <algorithm>
 #include <map>
@@ -128,7 +129,7 @@ void devices(Writer& w, const ref::PyValue& v) {
     for (const auto& x : v.list) w.num(x.i);
     w.close(']');
   } else {
-    w.raw(ref::value_to_json(v).dump());
+    w.raw(ref::json_text(ref::value_to_json(v)));
   }
 }
 

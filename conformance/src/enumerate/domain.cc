@@ -7,6 +7,7 @@
 
 #include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
+#include "accord/reference/big_int_json.h"
 
 namespace accord::enumerate {
 using nlohmann::json;
@@ -41,7 +42,7 @@ std::string label_of(const json& v) {
     bool literal = !s.empty() && !json::parse(s, nullptr, false).is_discarded();
     return literal || s.empty() ? v.dump() : s;
   }
-  return v.dump();
+  return ref::json_text(v);
 }
 
 bool fail(std::string* error, const std::string& pointer, const std::string& what) {

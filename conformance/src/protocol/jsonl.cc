@@ -2,12 +2,13 @@
 #include <array>
 
 #include "accord/conformance/protocol.h"
+#include "accord/reference/big_int_json.h"
 
 namespace accord::conformance {
 namespace {
 using nlohmann::json;
 
-std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : reference::json_text(j); }
 
 }  // namespace
 
@@ -48,7 +49,7 @@ std::string stop_request() { return R"({"cmd":"stop"})"; }
 
 std::string resolve_request(const std::string& id, const std::string& profile, const json& case_json) {
   return "{\"cmd\":\"resolve\",\"id\":" + json(id).dump() + ",\"profile\":" + json(profile).dump() +
-         ",\"case\":" + case_json.dump() + "}";
+         ",\"case\":" + reference::json_text(case_json) + "}";
 }
 
 bool parse_handshake(const std::string& line, ImplementationInfo* info, std::string* error) {

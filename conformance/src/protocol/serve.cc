@@ -13,6 +13,7 @@
 #include "accord/conformance/json_input.h"
 #include "accord/conformance/protocol.h"
 #include "accord/reference/inputs.h"
+#include "accord/reference/big_int_json.h"
 
 namespace accord::conformance {
 namespace {
@@ -21,7 +22,7 @@ using nlohmann::json;
 constexpr std::size_t kMaxBatch = 4096;     ///< lines answered between two writes
 constexpr std::size_t kParallelFrom = 64;   ///< smaller batches are answered on the calling thread
 
-std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : reference::json_text(j); }
 
 /// Appends the rest of a reply line after `{"id":<id>` without building a reply object.
 void write_reply_tail(std::string& out, const AdapterResult& r, const std::string& outcome_text) {
@@ -38,7 +39,7 @@ void write_reply_tail(std::string& out, const AdapterResult& r, const std::strin
 void write_reply(std::string& out, const json& id, const AdapterResult& r, const std::string& outcome_text) {
   out += "{\"id\":";
   if (id.is_string()) append_json_string(out, id.get_ref<const std::string&>());
-  else out += id.dump();
+  else out += reference::json_text(id);
   write_reply_tail(out, r, outcome_text);
 }
 

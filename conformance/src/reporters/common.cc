@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "accord/reference/big_int_json.h"
+
 namespace accord::conformance {
 namespace detail {
 
@@ -53,7 +55,7 @@ std::string counts_text(const Summary& s) {
 }
 
 std::string shown(const nlohmann::json& j, std::size_t max) {
-  std::string s = j.dump();
+  std::string s = reference::json_text(j);
   return s.size() > max ? s.substr(0, max - 3) + "..." : s;
 }
 
