@@ -1,6 +1,7 @@
 // cmd_conformance.cc: `accord lint`, `accord serve`, `accord conform` and `accord compare`.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <thread>
 
 #include "accord/conformance/adapter.h"
+#include "accord/conformance/comparison.h"
 #include "accord/conformance/fd_input.h"
 #include "accord/conformance/interrupt.h"
 #include "accord/conformance/json_input.h"
@@ -41,7 +43,27 @@ struct RunArgs {
   std::string legacy_report;  ///< `--report FORMAT`, the old spelling of --format (one more release)
   bool live = false;
   std::string live_hardware;  ///< a saved `accord probe` output, instead of probing
+  std::vector<std::string> impl_profiles, labels;  ///< compare: per --impl, in order
+  bool list_all = false;                           ///< compare --all
 };
+
+/// What an --impl names: `reference` (in-process), `reference:PROFILE` (the same, under that profile), or a shell
+/// command; `profile` is the profile its cases are asked under.
+struct ImplChoice {
+  std::string command, profile;
+};
+
+/// Reads `--impl TEXT` with `profile` as the default; false (after a message) on an unknown profile.
+bool choose_impl(const std::string& cmd, const std::string& text, const std::string& profile, ImplChoice* out) {
+  *out = {text, profile};
+  if (text.rfind("reference:", 0) != 0) return true;
+  out->command = "reference", out->profile = text.substr(10);
+  auto names = cf::reference_vocabulary().profile_names();
+  if (std::find(names.begin(), names.end(), out->profile) != names.end()) return true;
+  std::cerr << "accord " << cmd << ": --impl " << text << ": unknown profile '" << out->profile << "' (profiles: " << ref::profile_names(", ")
+            << ")\n";
+  return false;
+}
 
 cf::AdapterFactory factory_for(const std::string& impl, const RunArgs& a) {
   if (impl == "reference") return [] { return cf::make_reference_adapter(); };
@@ -160,7 +182,10 @@ int run_conform(const RunArgs& a) {
   cf::RunOptions opts;
   if (!load("conform", a.dir, &corpus) || !options_for(a, &opts)) return 2;
   if ((a.live || !a.live_hardware.empty()) && !go_live(a, &corpus)) return 2;
-  const std::string& impl = a.impl;
+  ImplChoice choice;
+  if (!choose_impl("conform", a.impl, a.profile, &choice)) return 2;
+  const std::string& impl = choice.command;
+  opts.profile = choice.profile;
   cf::install_interrupt_handlers();
   cf::Runner runner(factory_for(impl, a), opts);
   std::string err;
@@ -192,38 +217,50 @@ int run_compare(const RunArgs& a) {
   cf::Corpus corpus;
   cf::RunOptions opts;
   if (!load("compare", a.dir, &corpus) || !options_for(a, &opts)) return 2;
-  std::vector<std::string> names;
+  if (a.impl_profiles.size() > a.impls.size() || a.labels.size() > a.impls.size())
+    return std::cerr << "accord compare: more --impl-profile or --label than --impl (each goes with the --impl in the same place)\n", 2;
+  std::vector<ImplChoice> choices(a.impls.size());
+  for (std::size_t k = 0; k < a.impls.size(); ++k) {
+    if (!choose_impl("compare", a.impls[k], a.profile, &choices[k])) return 2;
+    if (k < a.impl_profiles.size() && a.impl_profiles[k] != "-") choices[k].profile = a.impl_profiles[k];
+  }
+  std::vector<cf::ComparedImplementation> impls;
   std::vector<std::vector<cf::CaseResult>> runs;
   std::string not_started;  ///< why an implementation could not start: the table so far is still written, said partial
   cf::install_interrupt_handlers();
-  for (const auto& impl : a.impls) {
+  for (std::size_t k = 0; k < a.impls.size(); ++k) {
     if (cf::interrupt_signal()) break;
-    cf::Runner runner(factory_for(impl, a), opts);
+    cf::RunOptions mine = opts;
+    mine.profile = choices[k].profile;
+    cf::Runner runner(factory_for(choices[k].command, a), mine);
     std::string err;
     if (!runner.start(&err)) {
       if (cf::interrupt_signal()) break;
-      not_started = "cannot start implementation '" + impl + "': " + err;
+      not_started = "cannot start implementation '" + a.impls[k] + "': " + err;
       std::cerr << "accord compare: " << not_started << "\n";
       break;
     }
-    std::string name = runner.info().name;
-    if (std::find(names.begin(), names.end(), name) != names.end()) name += "#" + std::to_string(names.size() + 1);
+    std::string name = k < a.labels.size() ? a.labels[k] : runner.info().name + " (" + mine.profile + ")";
+    for (const auto& i : impls)
+      if (i.name == name) name += "#" + std::to_string(impls.size() + 1);
     if (!divergences_for("compare", a, runner.info().name, &runner.options().divergences)) return 2;
     cf::CollectingSink collect;
     cf::MultiSink sinks;
     sinks.add(&collect);
     sinks.add(cf::make_progress_reporter(std::cerr, isatty(2) != 0));
     runner.run(corpus.fixtures, a.dir, sinks);
-    names.push_back(name);
+    impls.push_back({name, a.impls[k], mine.profile});
     runs.push_back(std::move(collect.results));
   }
-  cf::ComparisonTable t = cf::build_comparison(names, a.profile, runs);
+  std::size_t ran = impls.size();
+  cf::ComparisonTable t = cf::build_comparison(std::move(impls), corpus.fixtures, runs);
+  t.corpus = a.dir, t.list_all = a.list_all;
   if (cf::interrupt_signal()) {  // what ran so far, said to be partial
-    t.stopped = std::string(cf::interrupt_text()) + ": " + std::to_string(names.size()) + " of " +
-                std::to_string(a.impls.size()) + " implementations ran (the last one possibly in part)";
+    t.stopped = std::string(cf::interrupt_text()) + ": " + std::to_string(ran) + " of " + std::to_string(a.impls.size()) +
+                " implementations ran (the last one possibly in part)";
     std::cerr << "accord compare: " << t.stopped << "\n";
   } else if (!not_started.empty()) {
-    t.stopped = not_started + " (" + std::to_string(names.size()) + " of " + std::to_string(a.impls.size()) + " implementations ran)";
+    t.stopped = not_started + " (" + std::to_string(ran) + " of " + std::to_string(a.impls.size()) + " implementations ran)";
   }
   const std::string format = a.report.empty() ? "text" : a.report;
   std::cout << cf::render_comparison(t, a.out.empty() ? format : "text");  // the table on the terminal; --format F alone: F
@@ -292,6 +329,12 @@ int run_serve(const std::string& profile, int jobs) {
   return unless_interrupted(status);
 }
 
+std::vector<std::string> profile_or_dash() {
+  std::vector<std::string> v = cf::reference_vocabulary().profile_names();
+  v.push_back("-");
+  return v;
+}
+
 void add_run_options(CLI::App* cmd, RunArgs* a) {
   cmd->add_option("dir", a->dir, "corpus directory")->capture_default_str();
   cmd->add_option("--profile", a->profile, "the profile: " + ref::profile_names(" | ") + " (accord list profiles)")->capture_default_str()
@@ -355,7 +398,7 @@ void register_conformance(CLI::App& app) {
   auto c = std::make_shared<RunArgs>();
   auto* conform = app.add_subcommand("conform", "Run the corpus against an implementation and report every case");
   add_run_options(conform, c.get());
-  conform->add_option("--impl", c->impl, "`reference` (in-process) or a shell command speaking the protocol")
+  conform->add_option("--impl", c->impl, "`reference` (in-process), `reference:PROFILE` or a shell command speaking the protocol")
       ->capture_default_str();
   conform->add_flag("--fail-fast", c->fail_fast, "stop after the first case that does not pass");
   conform->add_flag("--live", c->live, "resolve with this machine's probed hardware; check each case's expect_live for its hardware class");
@@ -368,7 +411,13 @@ void register_conformance(CLI::App& app) {
   auto m = std::make_shared<RunArgs>();
   auto* compare = app.add_subcommand("compare", "Run the corpus on several implementations; one table, differing cases first");
   add_run_options(compare, m.get());
-  compare->add_option("--impl", m->impls, "`reference` or a shell command; give two or more")->required()->expected(1)->take_all();
+  compare->add_option("--impl", m->impls, "`reference`, `reference:PROFILE` or a shell command; give two or more")
+      ->required()->expected(1)->take_all();
+  compare->add_option("--impl-profile", m->impl_profiles, "the profile of the --impl in the same place (`-`: --profile)")
+      ->expected(1)->take_all()->check(CLI::IsMember(profile_or_dash()));
+  compare->add_option("--label", m->labels, "a name for the --impl in the same place (default: handshake name and profile)")
+      ->expected(1)->take_all();
+  compare->add_flag("--all", m->list_all, "list every case (default: the differing ones and those not compared)");
   add_report_options(compare, &m->report, &m->out, &m->legacy_report, {"text", "markdown", "json", "html"},
                      "report file (default: stdout)");
   compare->callback([m] {

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "accord/conformance/comparison.h"
 #include "accord/conformance/loader.h"
 #include "accord/conformance/report.h"
 #include "mutant/mutant_adapter.h"
@@ -90,7 +91,10 @@ TEST(ReportGolden, ComparisonTable) {
   CollectingSink none;
   auto ref = run_into([] { return make_reference_adapter(); }, none);
   auto mut = run_into([] { return testing::make_mutant_adapter(); }, none);
-  ComparisonTable t = build_comparison({"accord-reference", "accord-mutant"}, "spec", {ref, mut});
+  Corpus c = load_corpus(testing::data_dir("mutant"));
+  ComparisonTable t = build_comparison({{"accord-reference (spec)", "reference", "spec"}, {"accord-mutant (spec)", "mutant", "spec"}}, c.fixtures,
+                                       {ref, mut});
+  t.corpus = "conformance/tests/data/mutant";
   // Differ: the 4 ddp_spawn cases (name), the 3 benchmark+deterministic cases (warning), ddp_cpu (code).
   EXPECT_EQ(t.differing(), 8u);
   ASSERT_FALSE(t.rows.empty());

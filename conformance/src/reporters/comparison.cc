@@ -1,17 +1,19 @@
-// comparison.cc: `accord compare`: one table of every case across implementations, differing rows first.
+// comparison.cc: `accord compare` as text and markdown: the implementations, agreement per pair, the differing
+// fields grouped by field and by rule, then each differing case with its fields, input and reproducing command.
 #include <algorithm>
-#include <map>
+#include <cstdio>
 
-#include "reporters/common.h"
+#include "accord/reference/big_int_json.h"
+#include "reporters/comparison_parts.h"
 
 namespace accord::conformance {
-namespace {
-using nlohmann::json;
-using detail::md_cell;
-using detail::xml_escape;
+namespace detail {
 
-/// The mark after a class: whether the implementation met the fixture's expectation.
-const char* mark(Verdict v) {
+std::string column_letter(std::size_t k) { return k < 26 ? std::string(1, static_cast<char>('A' + k)) : "#" + std::to_string(k + 1); }
+
+bool listed(const ComparisonTable& t, const ComparisonRow& r) { return t.list_all || r.differ || !r.apart.empty(); }
+
+const char* verdict_mark(Verdict v) {
   switch (v) {
     case Verdict::kPassed: return "ok";
     case Verdict::kFailed: return "FAIL";
@@ -25,124 +27,127 @@ const char* mark(Verdict v) {
   return "";  // LCOV_EXCL_LINE unreachable: every verdict returns above
 }
 
-std::string entry(const ComparisonRow& r, std::size_t k) {
-  std::string m = mark(r.verdicts[k]);
+std::string side_text(const ComparisonRow& r, std::size_t k) {
+  std::string m = r.answered[k] ? verdict_mark(r.verdicts[k]) : "";
   return r.classes[k] + (m.empty() ? "" : " (" + m + ")");
 }
 
-std::string render_text(const ComparisonTable& t) {
-  std::vector<std::size_t> width(t.implementations.size() + 1, 4);
-  for (std::size_t k = 0; k < t.implementations.size(); ++k) width[k + 1] = t.implementations[k].size();
-  for (const auto& r : t.rows) {
-    width[0] = std::max(width[0], r.id.size());
-    for (std::size_t k = 0; k < r.classes.size(); ++k) width[k + 1] = std::max(width[k + 1], entry(r, k).size());
-  }
-  auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w > s.size() ? w - s.size() : 0, ' '); };
-  std::string out = "  " + pad("case", width[0]);
-  for (std::size_t k = 0; k < t.implementations.size(); ++k) out += "  " + pad(t.implementations[k], width[k + 1]);
-  while (out.back() == ' ') out.pop_back();
-  out += "\n";
-  for (const auto& r : t.rows) {
-    out += (r.differ ? "! " : "  ") + pad(r.id, width[0]);
-    for (std::size_t k = 0; k < r.classes.size(); ++k) out += "  " + pad(entry(r, k), width[k + 1]);
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-    out += "\n";
-  }
-  return out + "\n" + std::to_string(t.differing()) + " of " + std::to_string(t.rows.size()) +
-         " cases differ (profile " + t.profile + ")\n" + (t.stopped.empty() ? "" : "partial: " + t.stopped + "\n");
+std::string summary_line(const ComparisonTable& t) {
+  return std::to_string(t.differing()) + " of " + std::to_string(t.rows.size()) + " cases differ, " + std::to_string(t.apart()) +
+         " not compared (skipped, unanswered or not run on a side)" + (t.stopped.empty() ? "" : "; partial: " + t.stopped);
 }
 
-std::string render_markdown(const ComparisonTable& t) {
-  std::string out = "# accord compare (profile `" + t.profile + "`)\n\n" + std::to_string(t.differing()) + " of " +
-                    std::to_string(t.rows.size()) + " cases differ.\n\n" +
-                    (t.stopped.empty() ? "" : "> **partial: " + md_cell(t.stopped) + "**\n\n") + "| | case |";
-  for (const auto& n : t.implementations) out += " " + md_cell(n) + " |";
-  out += "\n|---|---|";
-  for (std::size_t k = 0; k < t.implementations.size(); ++k) out += "---|";
-  out += "\n";
-  for (const auto& r : t.rows) {
-    out += std::string("| ") + (r.differ ? "≠" : "") + " | `" + md_cell(r.id) + "` |";
-    for (std::size_t k = 0; k < r.classes.size(); ++k) out += " `" + md_cell(r.classes[k]) + "` " + mark(r.verdicts[k]) + " |";
-    out += "\n";
+std::string field_value(const FieldDifference& d, std::size_t k, std::size_t max) {
+  if (!d.present[k]) return "(absent)";
+  std::string s = reference::json_text(d.values[k]);
+  return s.size() > max ? s.substr(0, max - 3) + "..." : s;
+}
+
+}  // namespace detail
+
+namespace {
+using namespace detail;
+
+std::string percent(std::size_t same, std::size_t of) {
+  if (of == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(same) / static_cast<double>(of));
+  return buf;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string counted(const std::map<std::string, std::size_t>& m, const std::string& indent) {
+  std::vector<std::pair<std::string, std::size_t>> v(m.begin(), m.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string out;
+  for (const auto& [k, n] : v) {
+    std::string c = std::to_string(n);
+    out += indent + std::string(c.size() < 6 ? 6 - c.size() : 0, ' ') + c + "  " + k + "\n";
   }
   return out;
 }
 
-std::string render_json(const ComparisonTable& t) {
-  json rows = json::array();
+std::string render_text(const ComparisonTable& t) {
+  std::string out = "accord compare: " + std::to_string(t.implementations.size()) + " implementations, " +
+                    std::to_string(t.rows.size()) + " cases\n";
+  for (std::size_t k = 0; k < t.implementations.size(); ++k)
+    out += "  " + column_letter(k) + "  " + t.implementations[k].name + "  (--impl " + shell_quote(t.implementations[k].command) +
+           ", profile " + t.implementations[k].profile + ")\n";
+  out += "\nagreement over the cases both sides answered:\n";
+  for (const auto& p : t.agreement())
+    out += "  " + column_letter(p.a) + "-" + column_letter(p.b) + "  " + std::to_string(p.same) + " of " + std::to_string(p.compared) +
+           " the same (" + percent(p.same, p.compared) + ")\n";
+  if (t.differing() > 0) out += "\ndiffering cases by field:\n" + counted(t.by_field(), "") + "\ndiffering cases by rule:\n" + counted(t.by_rule(), "");
+  bool any = false;
   for (const auto& r : t.rows) {
-    json per = json::array();
-    for (std::size_t k = 0; k < r.classes.size(); ++k) per.push_back({{"class", r.classes[k]}, {"verdict", verdict_name(r.verdicts[k])}});
-    rows.push_back({{"id", r.id}, {"differ", r.differ}, {"results", per}});
+    if (!listed(t, r)) continue;
+    if (!any) out += "\n", any = true;
+    out += (r.differ ? "! " : !r.apart.empty() ? "- " : "  ") + r.id;
+    for (std::size_t k = 0; k < r.classes.size(); ++k) out += "  " + column_letter(k) + ": " + side_text(r, k);
+    out += "\n";
+    if (!r.apart.empty()) out += "    not compared: " + r.apart + "\n";
+    if (!r.differ) continue;
+    for (const auto& d : r.fields) {
+      out += "    " + d.pointer;
+      for (std::size_t k = 0; k < d.values.size(); ++k) out += "  " + column_letter(k) + " " + field_value(d, k);
+      out += "\n";
+    }
+    out += "    case: " + r.file + " " + r.pointer + (r.rules.empty() ? "" : "; rules " + joined(r.rules)) +
+           "\n    given: " + shown(r.given, 400) + "\n    reproduce: " + t.reproduce(r) + "\n";
   }
-  return json({{"profile", t.profile}, {"implementations", t.implementations}, {"differing", t.differing()}, {"rows", rows},
-               {"stopped", t.stopped}})
-             .dump(2) +
-         "\n";
+  return out + "\n" + summary_line(t) + "\n";
 }
 
-std::string render_html(const ComparisonTable& t) {
-  std::string out = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>accord compare</title>\n<style>"
-                    "body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
-                    "td,th{border:1px solid #ccc;padding:2px 8px}.differ{background:#ffe0e0}.FAIL{color:#b00}"
-                    "</style>\n</head>\n<body>\n<h1>accord compare (profile " + xml_escape(t.profile) + ")</h1>\n<p>" +
-                    std::to_string(t.differing()) + " of " + std::to_string(t.rows.size()) +
-                    " cases differ.</p>\n" +
-                    (t.stopped.empty() ? "" : "<p class=\"stopped\"><b>partial: " + xml_escape(t.stopped) + "</b></p>\n") +
-                    "<table>\n<tr><th>case</th>";
-  for (const auto& n : t.implementations) out += "<th>" + xml_escape(n) + "</th>";
-  out += "</tr>\n";
-  for (const auto& r : t.rows) {
-    out += std::string("<tr") + (r.differ ? " class=\"differ\"" : "") + "><td><code>" + xml_escape(r.id) + "</code></td>";
-    for (std::size_t k = 0; k < r.classes.size(); ++k)
-      out += "<td><code>" + xml_escape(r.classes[k]) + "</code> <span class=\"" + mark(r.verdicts[k]) + "\">" +
-             mark(r.verdicts[k]) + "</span></td>";
-    out += "</tr>\n";
+std::string render_markdown(const ComparisonTable& t) {
+  std::string out = "# accord compare\n\n" + summary_line(t) + ".\n\n| | implementation | --impl | profile |\n|---|---|---|---|\n";
+  for (std::size_t k = 0; k < t.implementations.size(); ++k)
+    out += "| " + column_letter(k) + " | " + md_cell(t.implementations[k].name) + " | `" + md_cell(t.implementations[k].command) +
+           "` | " + md_cell(t.implementations[k].profile) + " |\n";
+  out += "\n## Agreement\n\n| pair | the same | of answered by both | |\n|---|---|---|---|\n";
+  for (const auto& p : t.agreement())
+    out += "| " + column_letter(p.a) + "-" + column_letter(p.b) + " | " + std::to_string(p.same) + " | " + std::to_string(p.compared) +
+           " | " + percent(p.same, p.compared) + " |\n";
+  if (t.differing() > 0) {
+    out += "\n## Differing cases by field\n\n| field | cases |\n|---|---|\n";
+    for (const auto& [f, n] : t.by_field()) out += "| `" + md_cell(f) + "` | " + std::to_string(n) + " |\n";
+    out += "\n## Differing cases by rule\n\n| rule | cases |\n|---|---|\n";
+    for (const auto& [rule, n] : t.by_rule()) out += "| `" + md_cell(rule) + "` | " + std::to_string(n) + " |\n";
   }
-  return out + "</table>\n</body>\n</html>\n";
+  out += "\n## Cases\n";
+  for (const auto& r : t.rows) {
+    if (!listed(t, r)) continue;
+    out += "\n### " + std::string(r.differ ? "≠ " : !r.apart.empty() ? "not compared: " : "") + "`" + md_cell(r.id) + "`\n\n";
+    for (std::size_t k = 0; k < r.classes.size(); ++k) out += "- " + column_letter(k) + ": `" + md_cell(side_text(r, k)) + "`\n";
+    if (!r.apart.empty()) out += "- not compared: " + md_cell(r.apart) + "\n";
+    if (r.differ) {
+      out += "\n| field |";
+      for (std::size_t k = 0; k < r.classes.size(); ++k) out += " " + column_letter(k) + " |";
+      out += "\n|---|";
+      for (std::size_t k = 0; k < r.classes.size(); ++k) out += "---|";
+      out += "\n";
+      for (const auto& d : r.fields) {
+        out += "| `" + md_cell(d.pointer) + "` |";
+        for (std::size_t k = 0; k < d.values.size(); ++k) out += " `" + md_cell(field_value(d, k)) + "` |";
+        out += "\n";
+      }
+      out += "\n- case: `" + md_cell(r.file) + "` `" + md_cell(r.pointer) + "`" + (r.rules.empty() ? "" : ", rules `" + md_cell(joined(r.rules)) + "`") +
+             "\n- given: `" + md_cell(shown(r.given, 400)) + "`\n- reproduce: `" + md_cell(t.reproduce(r)) + "`\n";
+    }
+  }
+  return out;
 }
 
 }  // namespace
 
-std::size_t ComparisonTable::differing() const {
-  return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.differ; }));
-}
-
-ComparisonTable build_comparison(const std::vector<std::string>& names, const std::string& profile,
-                                 const std::vector<std::vector<CaseResult>>& runs) {
-  ComparisonTable t{names, profile, {}, ""};
-  std::map<std::string, std::size_t> at;     // id -> row
-  std::map<std::string, std::size_t> order;  // id -> corpus position
-  std::vector<std::vector<std::string>> keys;
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    for (const auto& r : runs[k]) {
-      auto [it, fresh] = at.emplace(r.id, t.rows.size());
-      if (fresh) {
-        t.rows.push_back({r.id, std::vector<std::string>(names.size(), "not run"),
-                          std::vector<Verdict>(names.size(), Verdict::kSkipped), false});
-        keys.emplace_back(names.size(), "#not run");
-        order[r.id] = r.index;
-      }
-      ComparisonRow& row = t.rows[it->second];
-      bool has = r.outcome.is_object();
-      row.classes[k] = has ? outcome_class(r.outcome) : verdict_name(r.verdict);
-      row.verdicts[k] = r.verdict;
-      keys[it->second][k] = has ? outcome_fingerprint(r.outcome).dump() : std::string("#") + verdict_name(r.verdict);
-    }
-  }
-  for (std::size_t i = 0; i < t.rows.size(); ++i)
-    t.rows[i].differ = std::adjacent_find(keys[i].begin(), keys[i].end(), std::not_equal_to<>()) != keys[i].end();
-  std::stable_sort(t.rows.begin(), t.rows.end(), [&](const ComparisonRow& a, const ComparisonRow& b) {
-    if (a.differ != b.differ) return a.differ;
-    return order[a.id] < order[b.id];
-  });
-  return t;
-}
-
 std::string render_comparison(const ComparisonTable& t, const std::string& format) {
   if (format == "markdown") return render_markdown(t);
-  if (format == "json") return render_json(t);
-  if (format == "html") return render_html(t);
+  if (format == "json") return render_comparison_json(t);
+  if (format == "html") return render_comparison_html(t);
   return render_text(t);
 }
 

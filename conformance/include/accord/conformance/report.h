@@ -1,4 +1,4 @@
-// report.h: reporters (terminal, JSON lines, JUnit XML, Markdown, HTML) and the cross-implementation table.
+// report.h: reporters (terminal, JSON lines, JUnit XML, Markdown, HTML); comparison.h has the cross-implementation table.
 #pragma once
 
 #include <iosfwd>
@@ -50,30 +50,6 @@ class CollectingSink : public ResultSink {
   std::vector<CaseResult> results;
   Summary summary;
 };
-
-/// One case across implementations.
-struct ComparisonRow {
-  std::string id;
-  std::vector<std::string> classes;  ///< per implementation: outcome class or verdict name
-  std::vector<Verdict> verdicts;     ///< per implementation, against the fixture's expectation
-  bool differ = false;               ///< the implementations' outcomes are not all the same
-};
-
-/// `accord compare`: every case on every implementation; rows that differ come first.
-struct ComparisonTable {
-  std::vector<std::string> implementations;
-  std::string profile;
-  std::vector<ComparisonRow> rows;
-  std::string stopped;  ///< why the comparison is partial (`interrupted by SIGINT: ...`); "" when complete
-  std::size_t differing() const;
-};
-
-/// Builds the table from one run per implementation (results in any order).
-ComparisonTable build_comparison(const std::vector<std::string>& names, const std::string& profile,
-                                 const std::vector<std::vector<CaseResult>>& runs);
-
-/// Renders the table as `text`, `markdown`, `json` or `html`.
-std::string render_comparison(const ComparisonTable& t, const std::string& format);
 
 /// Escapes & < > " ' for XML and HTML text and attributes; control characters XML 1.0 forbids become '?'.
 std::string xml_escape(const std::string& s);
