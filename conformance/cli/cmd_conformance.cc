@@ -186,6 +186,7 @@ int run_conform(const RunArgs& a) {
   if (!choose_impl("conform", a.impl, a.profile, &choice)) return 2;
   const std::string& impl = choice.command;
   opts.profile = choice.profile;
+  opts.impl_command = a.impl;
   cf::install_interrupt_handlers();
   cf::Runner runner(factory_for(impl, a), opts);
   std::string err;
@@ -231,7 +232,7 @@ int run_compare(const RunArgs& a) {
   for (std::size_t k = 0; k < a.impls.size(); ++k) {
     if (cf::interrupt_signal()) break;
     cf::RunOptions mine = opts;
-    mine.profile = choices[k].profile;
+    mine.profile = choices[k].profile, mine.impl_command = a.impls[k];
     cf::Runner runner(factory_for(choices[k].command, a), mine);
     std::string err;
     if (!runner.start(&err)) {

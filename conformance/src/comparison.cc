@@ -3,10 +3,9 @@
 #include "accord/conformance/comparison.h"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
-#include <string_view>
 
+#include "accord/conformance/command_line.h"
 #include "accord/conformance/compare.h"
 
 namespace accord::conformance {
@@ -46,15 +45,6 @@ std::string why_apart(const std::vector<ComparedImplementation>& impls, std::siz
   return r->message.empty() ? what : what + " (" + r->message.substr(0, 160) + ")";
 }
 
-std::string regex_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (std::string_view("\\^$.|?*+()[]{}").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<FieldDifference> differing_fields(const std::vector<json>& fingerprints) {
@@ -73,16 +63,6 @@ std::vector<FieldDifference> differing_fields(const std::vector<const json*>& si
   return out;
 }
 }  // namespace
-
-std::string shell_quote(const std::string& text) {
-  bool safe = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("/._-:=,+@%").find(c) != std::string_view::npos;
-  });
-  if (safe) return text;
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::size_t ComparisonTable::differing() const {
   return static_cast<std::size_t>(std::count_if(rows.begin(), rows.end(), [](const ComparisonRow& r) { return r.differ; }));

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "accord/conformance/command_line.h"
 #include "accord/conformance/interrupt.h"
 
 namespace accord::conformance {
@@ -39,9 +40,11 @@ Verdict verdict_of(ResultStatus s) {
 
 /// Shared state of one run: the case queue, the sink (serialised) and the counts.
 struct RunState {
-  RunState(const std::vector<const Fixture*>& c, const RunOptions& o, ResultSink& s) : cases(c), options(o), sink(s) {}
+  RunState(const std::vector<const Fixture*>& c, const RunOptions& o, const std::string& dir, ResultSink& s)
+      : cases(c), options(o), corpus(dir), sink(s) {}
   const std::vector<const Fixture*>& cases;
   const RunOptions& options;
+  const std::string& corpus;
   ResultSink& sink;
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stop{false};
@@ -66,6 +69,10 @@ void emit(RunState& st, CaseResult r) {
   if (st.options.fail_fast && is_bad(r.verdict)) {
     st.stop = true;
     if (st.summary.stopped.empty()) st.summary.stopped = "--fail-fast";
+  }
+  if (r.verdict != Verdict::kPassed && r.verdict != Verdict::kSkipped) {  // what a person needs to run it again
+    r.given = st.cases[r.index]->given;
+    r.reproduce = conform_command(st.corpus, st.options.impl_command, st.options.profile, r.id);
   }
   st.sink.result(r);
 }
@@ -222,7 +229,7 @@ const ImplementationInfo& Runner::info() const { return first_->info(); }
 Summary Runner::run(const std::vector<Fixture>& fixtures, const std::string& corpus, ResultSink& sink) {
   auto t0 = Clock::now();
   std::vector<const Fixture*> cases = select_cases(fixtures, options_);
-  RunState st{cases, options_, sink};
+  RunState st{cases, options_, corpus, sink};
   st.summary.selected = cases.size();
   std::set<std::string> ids;
   for (const auto& f : fixtures) ids.insert(f.id);

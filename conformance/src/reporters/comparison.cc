@@ -37,6 +37,12 @@ std::string summary_line(const ComparisonTable& t) {
          " not compared (skipped, unanswered or not run on a side)" + (t.stopped.empty() ? "" : "; partial: " + t.stopped);
 }
 
+std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::string, std::size_t>& m) {
+  std::vector<std::pair<std::string, std::size_t>> v(m.begin(), m.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return v;
+}
+
 std::string field_value(const FieldDifference& d, std::size_t k, std::size_t max) {
   if (!d.present[k]) return "(absent)";
   std::string s = reference::json_text(d.values[k]);
@@ -62,10 +68,8 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 std::string counted(const std::map<std::string, std::size_t>& m, const std::string& indent) {
-  std::vector<std::pair<std::string, std::size_t>> v(m.begin(), m.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   std::string out;
-  for (const auto& [k, n] : v) {
+  for (const auto& [k, n] : by_count(m)) {
     std::string c = std::to_string(n);
     out += indent + std::string(c.size() < 6 ? 6 - c.size() : 0, ' ') + c + "  " + k + "\n";
   }
@@ -114,9 +118,9 @@ std::string render_markdown(const ComparisonTable& t) {
            " | " + percent(p.same, p.compared) + " |\n";
   if (t.differing() > 0) {
     out += "\n## Differing cases by field\n\n| field | cases |\n|---|---|\n";
-    for (const auto& [f, n] : t.by_field()) out += "| `" + md_cell(f) + "` | " + std::to_string(n) + " |\n";
+    for (const auto& [f, n] : by_count(t.by_field())) out += "| `" + md_cell(f) + "` | " + std::to_string(n) + " |\n";
     out += "\n## Differing cases by rule\n\n| rule | cases |\n|---|---|\n";
-    for (const auto& [rule, n] : t.by_rule()) out += "| `" + md_cell(rule) + "` | " + std::to_string(n) + " |\n";
+    for (const auto& [rule, n] : by_count(t.by_rule())) out += "| `" + md_cell(rule) + "` | " + std::to_string(n) + " |\n";
   }
   out += "\n## Cases\n";
   for (const auto& r : t.rows) {

@@ -28,7 +28,7 @@ const char* kStyle =
     "body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
     "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}code{font-family:monospace}"
     ".differ{background:#ffe0e0}.apart{background:#eee}.FAIL{color:#b00}pre{margin:0;white-space:pre-wrap}"
-    "#filter{width:30em;padding:4px;margin:0.5em 0}";
+    "#filter{width:30em;padding:4px;margin:0.5em 0}table.field,table.rule{display:inline-table;margin-right:2em}";
 
 const char* kScript =
     "<script>\nfunction filterRows(){var q=document.getElementById('filter').value.toLowerCase();"
@@ -40,7 +40,7 @@ std::string code(const std::string& s) { return "<code>" + xml_escape(s) + "</co
 
 std::string counts_table(const char* what, const std::map<std::string, std::size_t>& m) {
   std::string out = "<table class=\"" + std::string(what) + "\">\n<tr><th>" + what + "</th><th>differing cases</th></tr>\n";
-  for (const auto& [k, n] : m) out += "<tr><td>" + code(k) + "</td>" + td(std::to_string(n)) + "</tr>\n";
+  for (const auto& [k, n] : by_count(m)) out += "<tr><td>" + code(k) + "</td>" + td(std::to_string(n)) + "</tr>\n";
   return out + "</table>\n";
 }
 

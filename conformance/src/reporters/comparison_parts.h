@@ -1,7 +1,10 @@
 // comparison_parts.h: what the renderings of `accord compare` (text, markdown, json, html) share.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "accord/conformance/comparison.h"
 #include "reporters/common.h"
@@ -18,6 +21,8 @@ const char* verdict_mark(Verdict v);
 std::string side_text(const ComparisonRow& r, std::size_t k);
 /// `48 of 1172 cases differ, 22 not compared` (and `; partial: ...` when stopped).
 std::string summary_line(const ComparisonTable& t);
+/// The entries of a count table, most first (ties in key order).
+std::vector<std::pair<std::string, std::size_t>> by_count(const std::map<std::string, std::size_t>& m);
 /// A field value for display (big integers as written), cut to `max` characters; `(absent)` when the side lacks it.
 std::string field_value(const FieldDifference& d, std::size_t k, std::size_t max = 120);
 

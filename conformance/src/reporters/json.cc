@@ -1,4 +1,5 @@
 // json.cc: the JSON-lines report: a header line, one line per result as it arrives, a footer line.
+#include "accord/reference/big_int_json.h"
 #include "reporters/common.h"
 
 namespace accord::conformance::detail {
@@ -29,7 +30,8 @@ class JsonReporter : public ResultSink {
     if (!r.message.empty()) j["message"] = r.message;
     if (!r.diffs.empty()) j["diffs"] = diffs_json(r.diffs);
     if (r.verdict != Verdict::kPassed && !r.outcome.is_null()) j["outcome"] = r.outcome;
-    f_->append(j.dump() + "\n");
+    if (!r.reproduce.empty()) j["given"] = r.given, j["reproduce"] = r.reproduce;
+    f_->append(reference::json_text(j) + "\n");  // a case input keeps its big integers as written
   }
   void end(const Summary& s) override {
     json counts = json::object();

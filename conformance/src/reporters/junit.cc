@@ -26,6 +26,8 @@ class JunitReporter : public ResultSink {
     std::string t = "  <testcase classname=\"" + xml_escape(area) + "\" name=\"" + xml_escape(r.id) + "\" file=\"" +
                     xml_escape(r.file) + "\" time=\"" + seconds_attr(r.seconds) + "\">";
     std::string body = format_diffs(r.diffs, "") + r.message;
+    if (!r.reproduce.empty()) body += (body.empty() || body.back() == '\n' ? "" : "\n") + std::string("given: ") + shown(r.given, 2000) +
+                                      "\nreproduce: " + r.reproduce;
     switch (r.verdict) {
       case Verdict::kPassed: break;
       case Verdict::kExpectedDivergence:

@@ -65,6 +65,7 @@ class MarkdownReporter : public ResultSink {
                code(shown(d.actual)) + " | " + md_cell(d.note) + " |\n";
       }
       if (!r.message.empty()) t += "\n```\n" + r.message + "\n```\n";
+      if (!r.reproduce.empty()) t += "\n- given: " + code(shown(r.given, 400)) + "\n- reproduce: " + code(r.reproduce) + "\n";
     }
     return t;
   }

@@ -66,6 +66,7 @@ class TextReporter : public ResultSink {
       for (std::size_t p = 0; (p = m.find('\n', p)) != std::string::npos; p += 5) m.replace(p, 1, "\n    ");
       t += "  " + m + "\n";
     }
+    if (!r.reproduce.empty()) t += "  given: " + detail::shown(r.given, 400) + "\n  reproduce: " + r.reproduce + "\n";
     return t;
   }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "accord/conformance/command_line.h"
 #include "accord/conformance/fixture.h"
 #include "accord/conformance/runner.h"
 
@@ -77,8 +78,5 @@ std::vector<FieldDifference> differing_fields(const std::vector<nlohmann::json>&
 
 /// Renders the table as `text`, `markdown`, `json` or `html`.
 std::string render_comparison(const ComparisonTable& t, const std::string& format);
-
-/// `'text'` for a POSIX shell (bare when only safe characters).
-std::string shell_quote(const std::string& text);
 
 }  // namespace accord::conformance

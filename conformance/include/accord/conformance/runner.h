@@ -51,6 +51,7 @@ struct RunOptions {
   int jobs = 1;                      ///< adapter instances in parallel (one thread each)
   bool fail_fast = false;            ///< stop after the first bad verdict
   Divergences divergences;
+  std::string impl_command = "reference";  ///< the --impl text, for the command that reproduces a case
 };
 
 /// The result of one case.
@@ -63,6 +64,8 @@ struct CaseResult {
   std::vector<Diff> diffs;            ///< field-level differences (failed, expected-divergence)
   std::string message;                ///< skip reason, error, divergence reason
   nlohmann::json outcome;             ///< what the implementation answered (null when none)
+  nlohmann::json given;               ///< the case input (every verdict but passed and skipped)
+  std::string reproduce;              ///< `accord conform ... --filter '^ID$' ...`: the case alone (as `given`)
   double seconds = 0;                 ///< time the adapter took
   std::size_t index = 0;              ///< position in the selected case list
 };
