@@ -4,6 +4,8 @@
 // Exit status, for every command (conformance/README.md, "Command-line conventions"): 0 success, 1 the check ran
 // and found failures (or differences), 2 usage or input error. CLI11's own parse errors (its codes 105-114) are
 // mapped to 2 here. The live commands run in the LibTorch library, opened only for them (live_plugin.h).
+#include <chrono>
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -21,6 +23,7 @@ std::function<nlohmann::json()> live_probe;
 namespace {
 
 int g_status = 0;  ///< set_status(): the status of the command that ran
+std::chrono::steady_clock::time_point g_started = std::chrono::steady_clock::now();  ///< run() began
 
 /// The names of the registered subcommands, `a | b | c`, for the unknown-command message.
 std::string command_names(CLI::App& app) {
@@ -43,8 +46,23 @@ bool unknown_command(CLI::App& app, int argc, char** argv) {
 
 void set_status(int status) { g_status = status; }
 
+double command_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_started).count(); }
+
+std::string timing_line(const std::string& cmd, const std::vector<std::pair<std::string, double>>& parts) {
+  auto secs = [](double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f s", s);
+    return std::string(buf);
+  };
+  std::string line = "accord " + cmd + ": " + secs(command_seconds()) + " in all";
+  const char* sep = ": ";
+  for (const auto& [name, s] : parts) line += sep + name + " " + secs(s), sep = ", ";
+  return line;
+}
+
 int run(int argc, char** argv) {
   g_status = 0;
+  g_started = std::chrono::steady_clock::now();
   CLI::App app{"accord: reference accelerator connector and conformance suite"};
   app.set_version_flag("--version", std::string("accord ") + ACCORD_VERSION);
   app.require_subcommand(1);

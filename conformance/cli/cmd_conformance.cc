@@ -181,6 +181,7 @@ int run_conform(const RunArgs& a) {
   cf::Corpus corpus;
   cf::RunOptions opts;
   if (!load("conform", a.dir, &corpus) || !options_for(a, &opts)) return 2;
+  const double loaded = command_seconds();
   if ((a.live || !a.live_hardware.empty()) && !go_live(a, &corpus)) return 2;
   ImplChoice choice;
   if (!choose_impl("conform", a.impl, a.profile, &choice)) return 2;
@@ -205,7 +206,11 @@ int run_conform(const RunArgs& a) {
     if (!file) return 2;
     sinks.add(std::move(file));
   }
-  cf::Summary s = runner.run(corpus.fixtures, a.dir, sinks);
+  const double started = command_seconds();
+  cf::Summary s = runner.run(corpus.fixtures, a.dir, sinks);  // its sinks finish the reports after s.seconds
+  std::cout << timing_line("conform", {{"loading", loaded}, {"starting", started - loaded}, {"running", s.seconds},
+                                       {"reporting", command_seconds() - started - s.seconds}})
+            << "\n";
   if (cf::interrupt_signal()) return std::cerr << "accord conform: " << cf::interrupt_text() << "\n", cf::interrupt_exit_status();
   if (s.selected == 0) {
     std::cerr << "accord conform: no case selected (profile " << a.profile << (a.filter.empty() ? "" : ", filter " + a.filter) << ")\n";
@@ -225,6 +230,7 @@ int run_compare(const RunArgs& a) {
     if (!choose_impl("compare", a.impls[k], a.profile, &choices[k])) return 2;
     if (k < a.impl_profiles.size() && a.impl_profiles[k] != "-") choices[k].profile = a.impl_profiles[k];
   }
+  const double loaded = command_seconds();
   std::vector<cf::ComparedImplementation> impls;
   std::vector<std::vector<cf::CaseResult>> runs;
   std::string not_started;  ///< why an implementation could not start: the table so far is still written, said partial
@@ -253,16 +259,17 @@ int run_compare(const RunArgs& a) {
     impls.push_back({name, a.impls[k], mine.profile});
     runs.push_back(std::move(collect.results));
   }
-  std::size_t ran = impls.size();
+  std::size_t ran_impls = impls.size();
   cf::ComparisonTable t = cf::build_comparison(std::move(impls), corpus.fixtures, runs);
   t.corpus = a.dir, t.list_all = a.list_all;
   if (cf::interrupt_signal()) {  // what ran so far, said to be partial
-    t.stopped = std::string(cf::interrupt_text()) + ": " + std::to_string(ran) + " of " + std::to_string(a.impls.size()) +
+    t.stopped = std::string(cf::interrupt_text()) + ": " + std::to_string(ran_impls) + " of " + std::to_string(a.impls.size()) +
                 " implementations ran (the last one possibly in part)";
     std::cerr << "accord compare: " << t.stopped << "\n";
   } else if (!not_started.empty()) {
-    t.stopped = not_started + " (" + std::to_string(ran) + " of " + std::to_string(a.impls.size()) + " implementations ran)";
+    t.stopped = not_started + " (" + std::to_string(ran_impls) + " of " + std::to_string(a.impls.size()) + " implementations ran)";
   }
+  const double ran = command_seconds();
   const std::string format = a.report.empty() ? "text" : a.report;
   std::cout << cf::render_comparison(t, a.out.empty() ? format : "text");  // the table on the terminal; --format F alone: F
   if (!a.out.empty()) {
@@ -270,6 +277,10 @@ int run_compare(const RunArgs& a) {
     f << cf::render_comparison(t, format);
     if (!f.flush()) return std::cerr << "accord compare: " << a.out << ": cannot write the report\n", 2;
   }
+  if (format == "text" || !a.out.empty())  // not into a markdown, JSON or HTML document on stdout
+    std::cout << timing_line("compare", {{"loading", loaded}, {"running " + std::to_string(ran_impls) + " implementations", ran - loaded},
+                                         {"reporting", command_seconds() - ran}})
+              << "\n";
   return unless_interrupted(!not_started.empty() ? 2 : t.differing() ? 1 : 0);
 }
 

@@ -74,6 +74,12 @@ int run_differential(DifferentialOptions o) {
   other->stop();
   std::cout << "# " << r.differing << " of " << r.cases << " cases differ (" << o.against << " [" << o.against_profile << "] vs "
             << o.impl << " [" << o.impl_profile << "], seed " << o.seed << "); " << r.findings.size() << " kinds\n";
+  if (r.skipped > 0) {
+    std::cout << "# " << r.skipped << " generated cases not asked: they use a capability a side does not declare (";
+    const char* sep = "";
+    for (const auto& [tag, n] : r.skipped_by) std::cout << sep << tag << " " << n, sep = ", ";
+    std::cout << ")\n";
+  }
   if (r.stopped) std::cout << "# " << cf::interrupt_text() << " after " << r.cases << " of " << o.cases << " cases\n";
   json file = {{"description", "accord differential findings: review every expectation before committing (origin regression-snapshot)."},
                {"cases", json::array()}};

@@ -4,6 +4,9 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 namespace accord::cli {
@@ -16,6 +19,12 @@ void set_status(int status);
 /// failure to an exit status (CLI11's parse errors and any std::exception that escapes a command: 2). main() and
 /// the fuzz target fuzz_cli both go through it.
 int run(int argc, char** argv);
+
+/// Seconds since run() began: the command's own wall time, for the timing lines of conform and compare.
+double command_seconds();
+/// `accord CMD: 1.23 s in all: loading 0.10 s, starting 0.05 s, running 1.00 s, reporting 0.08 s` (parts named
+/// in order, each with its seconds; what the parts leave of the whole is not shown).
+std::string timing_line(const std::string& cmd, const std::vector<std::pair<std::string, double>>& parts);
 
 /// Probes this machine's hardware (set by main.cc when the LibTorch live checks are built; else empty).
 extern std::function<nlohmann::json()> live_probe;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "accord/conformance/case_needs.h"
 #include "accord/reference/json_io.h"
 
 namespace accord::differential {
@@ -50,6 +51,15 @@ std::string str_at(const json& j, const char* a, const char* b) {
   const json& x = j[a];
   if (!b) return x.is_string() ? x.get<std::string>() : "?";
   return x.is_object() && x.contains(b) && x[b].is_string() ? x[b].get<std::string>() : "?";
+}
+
+/// The capability tags `c` uses that side a or b does not declare.
+std::set<std::string> lacked(const Side& a, const Side& b, const ref::Case& c) {
+  std::set<std::string> out;
+  for (const auto& tag : cf::case_needs(c))
+    for (const Side* s : {&a, &b})
+      if (!s->adapter->info().capabilities.count(tag)) out.insert(tag);
+  return out;
 }
 
 cf::AdapterResult resolve(Side& s, const ref::Case& c, long id) {
@@ -117,6 +127,11 @@ Report run(Side& a, Side& b, const Options& opt) {
   for (int k = 0; k < opt.cases && !stopped(); ++k) {
     rc::Shrinkable<ref::Case> s = stream.next();
     ref::Case c = s.value();
+    if (auto lacking = lacked(a, b, c); !lacking.empty()) {  // a side said it cannot run such a case: not asked
+      ++r.skipped;
+      for (const auto& tag : lacking) ++r.skipped_by[tag];
+      continue;
+    }
     auto ra = resolve(a, c, ++ids), rb = resolve(b, c, ++ids);
     if (stopped()) break;
     ++r.cases;

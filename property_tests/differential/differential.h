@@ -74,8 +74,10 @@ struct Finding {
 
 struct Report {
   bool stopped = false;  ///< Options::stop ended the run early
-  int cases = 0;
+  int cases = 0;         ///< cases resolved on both sides (skipped ones not counted)
   int differing = 0;
+  int skipped = 0;       ///< generated cases not asked: they use a capability a side does not declare (case_needs.h)
+  std::map<std::string, int> skipped_by;  ///< per missing capability tag (a case counts under each it lacks)
   std::vector<Finding> findings;  ///< one per kind, in order of first appearance
 };
 

@@ -1,6 +1,9 @@
 // differential_test.cc: difference kinds, shrinking to small cases, and fixture entries.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "accord/conformance/case_needs.h"
 #include "accord/reference/json_io.h"
 #include "differential/differential.h"
 
@@ -8,6 +11,7 @@ namespace accord::differential {
 namespace {
 using nlohmann::json;
 namespace cf = accord::conformance;
+namespace ref = accord::reference;
 
 cf::AdapterResult ok(const char* outcome) { return {cf::ResultStatus::kOk, json::parse(outcome), ""}; }
 
@@ -55,6 +59,52 @@ TEST(Run, ReferenceAgainstItselfFindsNothing) {
   Report r = run(x, y, opt);
   EXPECT_EQ(r.cases, 300);
   EXPECT_EQ(r.differing, 0);
+}
+
+/// The reference, declaring fewer capabilities than it has (as a Lightning 2.x adapter declares no flag:amp_backend).
+class Narrowed : public cf::Adapter {
+ public:
+  explicit Narrowed(std::set<std::string> drop) : inner_(cf::make_reference_adapter()), drop_(std::move(drop)) {}
+  bool start(std::string* error) override {
+    bool ok = inner_->start(error);
+    info_ = inner_->info();
+    for (const auto& t : drop_) info_.capabilities.erase(t);
+    return ok;
+  }
+  const cf::ImplementationInfo& info() const override { return info_; }
+  cf::AdapterResult resolve(const std::string& id, const std::string& profile, const json& case_json) override {
+    asked.push_back(case_json);
+    return inner_->resolve(id, profile, case_json);
+  }
+  void stop() override { inner_->stop(); }
+  std::vector<json> asked;
+
+ private:
+  std::unique_ptr<cf::Adapter> inner_;
+  std::set<std::string> drop_;
+  cf::ImplementationInfo info_;
+};
+
+TEST(Run, CasesUsingACapabilityASideLacksAreNotAskedAndCountedApart) {
+  auto a = cf::make_reference_adapter();
+  Narrowed b({"flag:amp_backend", "env:slurm", "accelerator:tpu"});
+  std::string err;
+  ASSERT_TRUE(a->start(&err) && b.start(&err)) << err;
+  Side x{a.get(), "spec", "reference"}, y{&b, "spec", "narrowed"};
+  Options opt;
+  opt.cases = 400;
+  opt.seed = 11;
+  Report r = run(x, y, opt);
+  EXPECT_GT(r.skipped, 0);
+  EXPECT_EQ(r.cases + r.skipped, 400);
+  EXPECT_EQ(r.differing, 0);  // the same resolver on both sides: nothing differs among the cases asked
+  EXPECT_GT(r.skipped_by["flag:amp_backend"], 0);
+  EXPECT_GT(r.skipped_by["env:slurm"], 0);
+  for (const auto& asked : b.asked) {  // no case it cannot handle was sent, shrinking included
+    ref::Case c;
+    ASSERT_TRUE(ref::case_from_json(asked, &c, &err)) << err;
+    for (const auto& tag : cf::case_needs(c)) EXPECT_TRUE(b.info().capabilities.count(tag)) << tag << ": " << asked.dump();
+  }
 }
 
 TEST(Run, ProfilesDifferAndShrinkToSmallFixtures) {
