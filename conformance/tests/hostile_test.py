@@ -77,6 +77,18 @@ class HostileInputs(unittest.TestCase):
                         self.assertRegex(f.read(), re.compile(row["out_file"], re.S), said)
                 if ARGS.verbose:
                     print("%-44s exit %d  %s" % (row["name"], status, (err or out).strip().splitlines()[-1:]))
+                if ARGS.markdown:  # the row, its exit status and the text its message regex found
+                    found = re.search(row["message"], out + err, re.S).group(0).replace("\n", " ").replace(tmp, "<tmp>")
+                    found = (found[:137] + "...") if len(found) > 140 else found
+                    self.rows.append("| %s | %d | `%s` |" % (row["name"].replace("|", "\\|"), status, found.replace("`", "'").replace("|", "\\|")))
+
+    rows = []
+
+    @classmethod
+    def tearDownClass(cls):
+        if ARGS.markdown:
+            with open(ARGS.markdown, "w", encoding="utf-8") as f:
+                f.write("| row (input x command) | exit | message |\n|---|---|---|\n" + "\n".join(cls.rows) + "\n")
 
 
 if __name__ == "__main__":
@@ -84,6 +96,7 @@ if __name__ == "__main__":
     parser.add_argument("--accord", required=True)
     parser.add_argument("--table", default=os.path.join(HERE, "hostile_inputs.json"))
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--markdown", help="also write each row, its exit status and the message found, as a markdown table")
     ARGS, rest = parser.parse_known_args()
     ARGS.accord = os.path.abspath(ARGS.accord)
     unittest.main(argv=[sys.argv[0]] + rest)
