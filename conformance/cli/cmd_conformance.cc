@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -21,6 +22,7 @@
 #include "accord/conformance/runner.h"
 #include "accord/reference/profiles.h"
 #include "commands.h"
+#include "enumerate/progress.h"
 
 namespace accord::cli {
 namespace {
@@ -88,7 +90,12 @@ bool readable_dir(const std::string& dir, std::string* error) {
 /// Loads the corpus; prints every load error and returns false when there is one or ids repeat.
 bool load(const std::string& cmd, const std::string& dir, cf::Corpus* c) {
   if (std::string error; !readable_dir(dir, &error)) return std::cerr << "accord " << cmd << ": " << error << "\n", false;
-  *c = cf::load_corpus(dir);
+  std::optional<enumerate::ProgressBar> bar;  // on a terminal only: a report or log gets no loading lines
+  if (isatty(2)) bar.emplace(std::cerr, "loading " + dir, true);
+  *c = cf::load_corpus(dir, [&bar](std::size_t done, std::size_t files) {
+    if (bar) bar->update(done, files);
+  });
+  if (bar) bar->finish();
   std::set<std::string> ids;
   for (const auto& f : c->fixtures)
     if (!ids.insert(f.id).second) c->errors.push_back({f.file, f.pointer + "/id", "duplicate id '" + f.id + "'"});

@@ -127,7 +127,7 @@ void load_file(const std::string& path, Corpus* out) {
   for (auto& f : read) out->fixtures.push_back(std::move(f));
 }
 
-Corpus load_corpus(const std::string& dir) {
+Corpus load_corpus(const std::string& dir, const LoadProgress& progress) {
   Corpus c;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -146,7 +146,10 @@ Corpus load_corpus(const std::string& dir) {
   }
   if (ec) c.errors.push_back({dir, "", "cannot list the directory: " + ec.message()});
   std::sort(c.files.begin(), c.files.end());
-  for (const auto& f : c.files) load_file(f, &c);
+  for (std::size_t k = 0; k < c.files.size(); ++k) {
+    load_file(c.files[k], &c);
+    if (progress) progress(k + 1, c.files.size());
+  }
   return c;
 }
 

@@ -29,6 +29,13 @@ TEST(Loader, ReadsTheSampleCorpusInPathOrder) {
   EXPECT_EQ(split.expectation_for("spec")->pointer, "/cases/4/expect_by_profile/spec");
 }
 
+TEST(Loader, TellsItsProgressAfterEachFile) {
+  std::vector<std::pair<std::size_t, std::size_t>> told;
+  Corpus c = load_corpus(testing::data_dir("mutant"), [&](std::size_t done, std::size_t files) { told.emplace_back(done, files); });
+  EXPECT_EQ(told, (std::vector<std::pair<std::size_t, std::size_t>>{{1, 2}, {2, 2}}));
+  EXPECT_EQ(c.fixtures.size(), 10u);
+}
+
 TEST(Loader, CompiledSchemaIsThePublishedFile) {
   std::string published = testing::read_file(std::string(ACCORD_FIXTURES_DIR) + "/schema/fixture.schema.json");
   EXPECT_EQ(nlohmann::json::parse(published), nlohmann::json::parse(fixture_schema_text()));

@@ -1,6 +1,8 @@
 // loader.h: reads every fixture file of a corpus directory, checked against the published schema.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,9 +25,12 @@ struct Corpus {
   std::vector<std::string> files;  ///< every fixture file found, sorted
 };
 
+/// Told after each file: how many of the corpus's files are loaded.
+using LoadProgress = std::function<void(std::size_t files_done, std::size_t files)>;
+
 /// Loads every `**/*.json` under `dir` except `schema/`, validating each file against the fixture
 /// schema. Files with errors contribute errors, never cases. Never throws.
-Corpus load_corpus(const std::string& dir);
+Corpus load_corpus(const std::string& dir, const LoadProgress& progress = nullptr);
 
 /// Loads one file (as load_corpus does for each); appends to `out`.
 void load_file(const std::string& path, Corpus* out);
