@@ -35,6 +35,11 @@ def rerun(command, cwd):
     return run([ARGS.accord] + argv[1:], cwd)
 
 
+def md_code(text):
+    """The text of a markdown table-cell code span (md_cell escapes | and backticks)."""
+    return text.replace("\\|", "|").replace("\\`", "`")
+
+
 def picks_conform(fmt, text):
     """(id, command) of the first reported case with a reproducing command."""
     if fmt == "text":
@@ -52,7 +57,7 @@ def picks_conform(fmt, text):
                 return case.get("name"), re.search(r"^reproduce: (.*)$", failure.text, re.M).group(1)
     if fmt == "markdown":
         m = re.search(r"^### `([^`]+)`: failed.*?^- reproduce: `([^\n]*)`$", text, re.M | re.S)
-        return m.group(1), m.group(2).replace("\\|", "|").replace("\\`", "`")
+        return m.group(1), md_code(m.group(2))
     if fmt == "html":
         m = re.search(r'<tr class="case failed"><td><code>([^<]+)</code>.*?<pre class="reproduce">([^<]+)</pre>', text, re.S)
         return html.unescape(m.group(1)), html.unescape(m.group(2))
@@ -68,7 +73,7 @@ def picks_compare(fmt, text):
         return row["id"], row["reproduce"]
     if fmt == "markdown":
         m = re.search(r"^### ≠ `([^`]+)`.*?^- reproduce: `([^\n]*)`$", text, re.M | re.S)
-        return m.group(1), m.group(2).replace("\\|", "|").replace("\\`", "`")
+        return m.group(1), md_code(m.group(2))
     if fmt == "html":
         m = re.search(r'<tr class="case differ"><td><code>([^<]+)</code>.*?reproduce <pre>([^<]+)</pre>', text, re.S)
         return html.unescape(m.group(1)), html.unescape(m.group(2))

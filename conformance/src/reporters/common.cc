@@ -59,6 +59,18 @@ std::string shown(const nlohmann::json& j, std::size_t max) {
   return s.size() > max ? s.substr(0, max - 3) + "..." : s;
 }
 
+const char* const kPageStyle =
+    "body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
+    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}code{font-family:monospace}"
+    "pre{margin:0;white-space:pre-wrap}#filter{width:30em;padding:4px;margin:0.5em 0}";
+
+std::string filter_box(const std::string& placeholder) {
+  return "<script>\nfunction filterRows(){var q=document.getElementById('filter').value.toLowerCase();"
+         "document.querySelectorAll('tr.case').forEach(function(tr){tr.style.display="
+         "tr.textContent.toLowerCase().indexOf(q)>=0?'':'none';});}\n</script>\n<input id=\"filter\" type=\"search\" placeholder=\"" +
+         xml_escape(placeholder) + "\" oninput=\"filterRows()\">\n";
+}
+
 std::string stopped_text(const Summary& s) {
   if (s.not_run == 0 && s.stopped.empty()) return "";
   std::string why = s.stopped.empty() ? "the run ended early" : s.stopped;

@@ -22,6 +22,10 @@ std::string shown(const nlohmann::json& j, std::size_t max = 200);
 /// `interrupted by SIGINT: 12 of 40 cases not run` (the reason the run ended early and what it left), or "" for a
 /// run that ran every selected case.
 std::string stopped_text(const Summary& s);
+/// The CSS every HTML page starts from (body, tables, code, pre, the filter box); a page appends its own classes.
+extern const char* const kPageStyle;
+/// A search box that hides the rows of class `case` whose text does not hold what is typed, with its script.
+std::string filter_box(const std::string& placeholder);
 /// `1.23 s` / `45 ms`.
 std::string duration_text(double seconds);
 

@@ -25,15 +25,8 @@ json row_json(const ComparisonTable& t, const ComparisonRow& r) {
 }
 
 const char* kStyle =
-    "body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
-    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}code{font-family:monospace}"
-    ".differ{background:#ffe0e0}.apart{background:#eee}.FAIL{color:#b00}pre{margin:0;white-space:pre-wrap}"
-    "#filter{width:30em;padding:4px;margin:0.5em 0}table.field,table.rule{display:inline-table;margin-right:2em}";
-
-const char* kScript =
-    "<script>\nfunction filterRows(){var q=document.getElementById('filter').value.toLowerCase();"
-    "document.querySelectorAll('tr.case').forEach(function(tr){tr.style.display="
-    "tr.textContent.toLowerCase().indexOf(q)>=0?'':'none';});}\n</script>\n";
+    ".differ{background:#ffe0e0}.apart{background:#eee}.FAIL{color:#b00}"
+    "table.field,table.rule{display:inline-table;margin-right:2em}";
 
 std::string td(const std::string& s) { return "<td>" + xml_escape(s) + "</td>"; }
 std::string code(const std::string& s) { return "<code>" + xml_escape(s) + "</code>"; }
@@ -91,7 +84,7 @@ std::string render_comparison_json(const ComparisonTable& t) {
 
 std::string render_comparison_html(const ComparisonTable& t) {
   std::string out = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>accord compare</title>\n<style>" +
-                    std::string(kStyle) + "</style>\n" + kScript + "</head>\n<body>\n<h1>accord compare</h1>\n<p class=\"summary\"><b>" +
+                    std::string(kPageStyle) + kStyle + "</style>\n</head>\n<body>\n<h1>accord compare</h1>\n<p class=\"summary\"><b>" +
                     xml_escape(summary_line(t)) + "</b></p>\n<table class=\"implementations\">\n<tr><th></th><th>implementation</th>"
                     "<th>--impl</th><th>profile</th></tr>\n";
   for (std::size_t k = 0; k < t.implementations.size(); ++k)
@@ -102,8 +95,7 @@ std::string render_comparison_html(const ComparisonTable& t) {
     out += "<tr>" + td(column_letter(p.a) + "-" + column_letter(p.b)) + td(std::to_string(p.same)) + td(std::to_string(p.compared)) + "</tr>\n";
   out += "</table>\n";
   if (t.differing() > 0) out += "<h2>Differing cases by field and by rule</h2>\n" + counts_table("field", t.by_field()) + counts_table("rule", t.by_rule());
-  out += "<h2>Cases</h2>\n<input id=\"filter\" type=\"search\" placeholder=\"filter cases (id, class, field, value)\" oninput=\"filterRows()\">\n"
-         "<table class=\"cases\">\n<tr><th>case</th>";
+  out += "<h2>Cases</h2>\n" + filter_box("filter cases (id, class, field, value)") + "<table class=\"cases\">\n<tr><th>case</th>";
   for (std::size_t k = 0; k < t.implementations.size(); ++k) out += "<th>" + xml_escape(column_letter(k)) + "</th>";
   out += "<th>details</th></tr>\n";
   for (const auto& r : t.rows)

@@ -10,16 +10,8 @@ namespace accord::conformance::detail {
 namespace {
 
 const char* kStyle =
-    "body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;margin-bottom:1em}"
-    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}"
-    "code{font-family:monospace}.passed{background:#e6ffe6}.failed,.unexpected-pass{background:#ffe0e0}"
-    ".errored,.crashed,.timeout{background:#fff0c0}.skipped,.expected-divergence{background:#eee}"
-    "pre{margin:0;white-space:pre-wrap}#filter{width:30em;padding:4px;margin:0.5em 0}";
-
-const char* kScript =
-    "<script>\nfunction filterRows(){var q=document.getElementById('filter').value.toLowerCase();"
-    "document.querySelectorAll('tr.case').forEach(function(tr){tr.style.display="
-    "tr.textContent.toLowerCase().indexOf(q)>=0?'':'none';});}\n</script>\n";
+    ".passed{background:#e6ffe6}.failed,.unexpected-pass{background:#ffe0e0}"
+    ".errored,.crashed,.timeout{background:#fff0c0}.skipped,.expected-divergence{background:#eee}";
 
 std::string cell(const std::string& s) { return "<td>" + xml_escape(s) + "</td>"; }
 std::string code_cell(const std::string& s) { return "<td><code>" + xml_escape(s) + "</code></td>"; }
@@ -68,8 +60,8 @@ class HtmlReporter : public ResultSink {
     }
     for (const auto& id : s.stale_divergences)
       t += "<p>warning: divergence entry <code>" + xml_escape(id) + "</code> names no case of the corpus</p>\n";
-    t += "<h2>Cases</h2>\n<input id=\"filter\" type=\"search\" placeholder=\"filter cases (id, verdict, field, value)\" "
-         "oninput=\"filterRows()\">\n<table class=\"cases\">\n<tr><th>case</th><th>verdict</th><th>details</th></tr>\n";
+    t += "<h2>Cases</h2>\n" + filter_box("filter cases (id, verdict, field, value)") +
+         "<table class=\"cases\">\n<tr><th>case</th><th>verdict</th><th>details</th></tr>\n";
     for (const auto& r : results_) t += row(r, true);
     t += "</table>\n</body>\n</html>\n";
     f_->replace(t);
@@ -79,7 +71,7 @@ class HtmlReporter : public ResultSink {
   std::string head() const {
     std::string title = "accord conform: " + h_.implementation.name + " " + h_.implementation.version + ", profile " + h_.profile;
     return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>" + xml_escape(title) + "</title>\n<style>" +
-           kStyle + "</style>\n" + kScript + "</head>\n<body>\n<h1>" + xml_escape(title) + "</h1>\n";
+           kPageStyle + kStyle + "</style>\n</head>\n<body>\n<h1>" + xml_escape(title) + "</h1>\n";
   }
   /// Verdict counts per area (the id's part before the first '/').
   std::string areas() const {
