@@ -220,7 +220,7 @@ int run_conform(const RunArgs& a) {
             << "\n";
   if (cf::interrupt_signal()) return std::cerr << "accord conform: " << cf::interrupt_text() << "\n", cf::interrupt_exit_status();
   if (s.selected == 0) {
-    std::cerr << "accord conform: no case selected (profile " << a.profile << (a.filter.empty() ? "" : ", filter " + a.filter) << ")\n";
+    std::cerr << "accord conform: no case selected (profile " << opts.profile << (a.filter.empty() ? "" : ", filter " + a.filter) << ")\n";
     return 1;
   }
   return s.ok() ? 0 : 1;
