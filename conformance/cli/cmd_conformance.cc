@@ -88,17 +88,23 @@ bool readable_dir(const std::string& dir, std::string* error) {
 }
 
 /// Loads the corpus; prints every load error and returns false when there is one or ids repeat.
-bool load(const std::string& cmd, const std::string& dir, cf::Corpus* c) {
+bool load(const std::string& cmd, const std::string& dir, cf::Corpus* c, cf::LoadAs as = cf::LoadAs::kFixtures) {
   if (std::string error; !readable_dir(dir, &error)) return std::cerr << "accord " << cmd << ": " << error << "\n", false;
   std::optional<enumerate::ProgressBar> bar;  // on a terminal only: a report or log gets no loading lines
   if (isatty(2)) bar.emplace(std::cerr, "loading " + dir, true);
-  *c = cf::load_corpus(dir, [&bar](std::size_t done, std::size_t files) {
-    if (bar) bar->update(done, files);
-  });
+  *c = cf::load_corpus(
+      dir,
+      [&bar](std::size_t done, std::size_t files) {
+        if (bar) bar->update(done, files);
+      },
+      as);
   if (bar) bar->finish();
   std::set<std::string> ids;
   for (const auto& f : c->fixtures)
     if (!ids.insert(f.id).second) c->errors.push_back({f.file, f.pointer + "/id", "duplicate id '" + f.id + "'"});
+  for (const auto& p : c->packed)
+    if (!ids.insert(p.id).second)
+      c->errors.push_back({c->files[p.file], "/cases/" + std::to_string(p.index) + "/id", "duplicate id '" + p.id + "'"});
   for (const auto& e : c->errors) std::cerr << "accord " << cmd << ": " << cf::to_string(e) << "\n";
   if (!c->errors.empty()) std::cerr << "accord " << cmd << ": the corpus has errors; run `accord lint " << dir << "`\n";
   return c->errors.empty();
@@ -173,13 +179,12 @@ bool go_live(const RunArgs& a, cf::Corpus* corpus) {
 void write_unstarted_report(const RunArgs& a, const cf::Corpus& corpus, const cf::RunOptions& opts, const std::string& why) {
   auto file = report_sink(a);
   if (!file) return;
-  std::vector<const cf::Fixture*> cases = cf::select_cases(corpus.fixtures, opts);
   cf::ImplementationInfo info;
   info.name = a.impl;
-  file->begin({info, opts.profile, a.dir, "", cases.size(), ""});
   cf::Summary s;
-  s.selected = s.not_run = cases.size();
-  for (const auto* f : cases) s.not_run_ids.push_back(f->id);
+  s.not_run_ids = cf::selected_ids(corpus, opts);
+  s.selected = s.not_run = s.not_run_ids.size();
+  file->begin({info, opts.profile, a.dir, "", s.selected, ""});
   s.stopped = why;
   file->end(s);
 }
@@ -187,14 +192,17 @@ void write_unstarted_report(const RunArgs& a, const cf::Corpus& corpus, const cf
 int run_conform(const RunArgs& a) {
   cf::Corpus corpus;
   cf::RunOptions opts;
-  if (!load("conform", a.dir, &corpus) || !options_for(a, &opts)) return 2;
+  // Cases stay packed (about their size on disk) until they run; a live run picks cases by their live expectations.
+  const bool live = a.live || !a.live_hardware.empty();
+  if (!load("conform", a.dir, &corpus, live ? cf::LoadAs::kFixtures : cf::LoadAs::kPacked) || !options_for(a, &opts)) return 2;
   const double loaded = command_seconds();
-  if ((a.live || !a.live_hardware.empty()) && !go_live(a, &corpus)) return 2;
+  if (live && !go_live(a, &corpus)) return 2;
   ImplChoice choice;
   if (!choose_impl("conform", a.impl, a.profile, &choice)) return 2;
   const std::string& impl = choice.command;
   opts.profile = choice.profile;
   opts.impl_command = a.impl;
+  opts.lint = &cf::reference_vocabulary();  // a case lint rejects is an error here too
   cf::install_interrupt_handlers();
   cf::Runner runner(factory_for(impl, a), opts);
   std::string err;
@@ -214,7 +222,7 @@ int run_conform(const RunArgs& a) {
     sinks.add(std::move(file));
   }
   const double started = command_seconds();
-  cf::Summary s = runner.run(corpus.fixtures, a.dir, sinks);  // its sinks finish the reports after s.seconds
+  cf::Summary s = runner.run(corpus, a.dir, sinks);  // its sinks finish the reports after s.seconds
   std::cout << timing_line("conform", {{"loading", loaded}, {"starting", started - loaded}, {"running", s.seconds},
                                        {"reporting", command_seconds() - started - s.seconds}})
             << "\n";

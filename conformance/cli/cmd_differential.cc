@@ -146,14 +146,33 @@ void register_differential(CLI::App& app) {
                 "then answers every case instead of skipping most");
   cmd->callback([o] { set_status(run_differential(*o)); });
 
-  struct GenerateOptions { int cases = 1000; std::uint64_t seed = 1; bool full = false, without_packages = false; };
+  struct GenerateOptions {
+    int cases = 1000, per_file = 1000;
+    std::uint64_t seed = 1;
+    bool full = false, without_packages = false;
+    std::string corpus, profile = reference::profile_name(reference::default_profile());
+  };
   auto g = std::make_shared<GenerateOptions>();
-  auto* gen = app.add_subcommand("generate", "Print generated cases (the differential's case stream) as JSON lines");
+  auto* gen = app.add_subcommand("generate", "Print generated cases (the differential's case stream) as JSON lines, or write "
+                                             "them as a corpus expecting the reference's outcomes (--corpus)");
   gen->add_option("--cases", g->cases, "how many")->capture_default_str()->check(CLI::Range(1, 100000000));
   gen->add_option("--seed", g->seed, "RapidCheck seed of the case stream")->capture_default_str();
   gen->add_flag("--full", g->full, "every field (case_to_json); default: defaults left out, as fixtures write them");
   gen->add_flag("--without-packages", g->without_packages, "cases declare no optional packages (as differential --without-packages)");
-  gen->callback([g] { set_status(run_generate(g->cases, g->seed, g->full, g->without_packages)); });
+  auto* corpus = gen->add_option("--corpus", g->corpus,
+                                 "write a corpus into this folder instead: each case expects the reference's outcome on --profile "
+                                 "(origin regression-snapshot), for measuring size and speed");
+  gen->add_option("--per-file", g->per_file, "cases per file of --corpus")->capture_default_str()->check(CLI::Range(1, 100000000))
+      ->needs(corpus);
+  gen->add_option("--profile", g->profile, "profile whose outcomes --corpus expects")->capture_default_str()->needs(corpus);
+  gen->callback([g] {
+    if (g->corpus.empty()) return set_status(run_generate(g->cases, g->seed, g->full, g->without_packages));
+    if (!known_profile(g->profile)) {
+      std::cerr << "accord generate: unknown profile '" << g->profile << "' (expected one of " << reference::profile_names() << ")\n";
+      return set_status(2);
+    }
+    set_status(run_generate_corpus({g->corpus, g->profile, g->cases, g->per_file, g->seed, g->without_packages}));
+  });
 }
 
 }  // namespace accord::cli

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -41,5 +42,15 @@ void register_enumerate(CLI::App& app);
 /// `accord differential --impl CMD [--against CMD2] --profile P --cases N --seed S` (shrunk differences) and
 /// `accord generate --cases N --seed S [--full]` (the generated case stream as JSON lines).
 void register_differential(CLI::App& app);
+
+/// `accord generate --corpus DIR`: `cases` generated cases of `seed`, `per_file` to a file (part-00001.json, ...),
+/// each expecting the reference's outcome on `profile` (origin regression-snapshot).
+struct GenerateCorpusOptions {
+  std::string dir, profile;
+  int cases = 1000, per_file = 1000;
+  std::uint64_t seed = 1;
+  bool without_packages = false;
+};
+int run_generate_corpus(const GenerateCorpusOptions& o);
 
 }  // namespace accord::cli

@@ -108,7 +108,10 @@ bool contains(const std::vector<std::string>& v, const std::string& s) { return 
 // The profile chain of a case: the profile itself, then while the profile inherits cases, its parent. The case applies
 // where a link of the chain takes it directly (listed, or a default case); a profile the loader does not know is only
 // matched by name.
-bool Fixture::applies_to(const std::string& profile) const {
+bool Fixture::applies_to(const std::string& profile) const { return case_applies(profiles, profiles_except, profile); }
+
+bool case_applies(const std::vector<std::string>& profiles, const std::vector<std::string>& profiles_except,
+                  const std::string& profile) {
   reference::Profile p;
   if (!reference::parse_profile(profile, &p)) return contains(profiles, profile);
   for (;;) {

@@ -2,9 +2,13 @@
 #include "accord/conformance/loader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -55,6 +59,14 @@ std::string shown_value(const json& doc, const std::string& pointer) {
   }
 }
 
+/// The place of `path` in `c->files` (added when absent).
+std::size_t file_index(const std::string& path, Corpus* c) {
+  auto it = std::find(c->files.begin(), c->files.end(), path);
+  if (it != c->files.end()) return static_cast<std::size_t>(it - c->files.begin());
+  c->files.push_back(path);
+  return c->files.size() - 1;
+}
+
 bool generic(const std::string& m) { return m.rfind("Failed to validate", 0) == 0; }
 
 /// Keeps the most specific schema errors: deepest pointers, specific messages over "Failed to ...".
@@ -85,7 +97,10 @@ std::string to_string(const LoadError& e) {
   return e.file + ": " + (e.pointer.empty() ? "/" : e.pointer) + ": " + e.message;
 }
 
-void load_file(const std::string& path, Corpus* out) {
+namespace {
+
+/// load_file, with the file's place in `out->files` known (`file`, for packed cases).
+void load_one(const std::string& path, std::uint32_t file, Corpus* out) {
   std::string text, error;
   if (!read_input_file(path, &text, &error)) {
     out->errors.push_back({path, "", error});
@@ -114,21 +129,46 @@ void load_file(const std::string& path, Corpus* out) {
   // A file contributes its cases only when every case reads: a file with an error is reported whole, never half-run.
   const json& cases = doc["cases"];
   std::vector<Fixture> read;
+  std::vector<PackedCase> packed;
+  const bool pack = out->as == LoadAs::kPacked;
   std::size_t errors = out->errors.size();
   for (std::size_t i = 0; i < cases.size(); ++i) {
     Fixture f;
     std::string ptr, msg;
-    if (fixture_from_json(cases[i], path, "/cases/" + std::to_string(i), &f, &ptr, &msg))
-      read.push_back(std::move(f));
-    else
+    if (!fixture_from_json(cases[i], path, "/cases/" + std::to_string(i), &f, &ptr, &msg))
       out->errors.push_back({path, ptr, msg});
+    else if (pack) {
+      packed.push_back({std::move(f.id), std::move(f.profiles), std::move(f.profiles_except), file,
+                        static_cast<std::uint32_t>(i), reference::json_text(cases[i])});
+      packed.back().text.shrink_to_fit();  // the text grew by doubling: keep its size, not its capacity
+    }
+    else
+      read.push_back(std::move(f));
   }
   if (out->errors.size() != errors) return;
   for (auto& f : read) out->fixtures.push_back(std::move(f));
+  for (auto& p : packed) out->packed.push_back(std::move(p));
 }
 
-Corpus load_corpus(const std::string& dir, const LoadProgress& progress) {
+}  // namespace
+
+void load_file(const std::string& path, Corpus* out) {
+  load_one(path, static_cast<std::uint32_t>(out->as == LoadAs::kPacked ? file_index(path, out) : 0), out);
+}
+
+bool unpack(const Corpus& c, const PackedCase& p, Fixture* out, std::string* error) {
+  const std::string& file = p.file < c.files.size() ? c.files[p.file] : std::string();
+  json j;
+  std::string ptr, msg;
+  if (!parse_json(p.text, &j, error)) return *error = file + ": packed case " + p.id + ": " + *error, false;
+  if (fixture_from_json(j, file, "/cases/" + std::to_string(p.index), out, &ptr, &msg)) return true;
+  *error = file + ": " + ptr + ": " + msg;  // LCOV_EXCL_LINE the loader packs only what read
+  return false;                            // LCOV_EXCL_LINE
+}
+
+Corpus load_corpus(const std::string& dir, const LoadProgress& progress, LoadAs as) {
   Corpus c;
+  c.as = as;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     c.errors.push_back({dir, "", "not a directory"});
@@ -146,9 +186,35 @@ Corpus load_corpus(const std::string& dir, const LoadProgress& progress) {
   }
   if (ec) c.errors.push_back({dir, "", "cannot list the directory: " + ec.message()});
   std::sort(c.files.begin(), c.files.end());
-  for (std::size_t k = 0; k < c.files.size(); ++k) {
-    load_file(c.files[k], &c);
-    if (progress) progress(k + 1, c.files.size());
+  // Files are read and checked on every core, each into its own part; the parts join in path order, into vectors
+  // sized once (no doubling while a large corpus grows).
+  const std::size_t n = c.files.size();
+  std::vector<Corpus> parts(n);
+  std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  std::size_t done = 0;
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < n;) {
+      parts[k].as = as;
+      load_one(c.files[k], static_cast<std::uint32_t>(k), &parts[k]);
+      std::lock_guard<std::mutex> lock(mu);
+      if (progress) progress(++done, n);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::min<std::size_t>(n, std::clamp(std::thread::hardware_concurrency(), 1u, 8u)); ++t)
+    threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  std::size_t fixtures = 0, packed = 0;
+  for (const auto& part : parts) fixtures += part.fixtures.size(), packed += part.packed.size();
+  c.fixtures.reserve(fixtures);
+  c.packed.reserve(packed);
+  for (auto& part : parts) {
+    for (auto& e : part.errors) c.errors.push_back(std::move(e));
+    std::move(part.fixtures.begin(), part.fixtures.end(), std::back_inserter(c.fixtures));
+    std::move(part.packed.begin(), part.packed.end(), std::back_inserter(c.packed));
+    part = Corpus();
   }
   return c;
 }

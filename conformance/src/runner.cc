@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -11,8 +12,17 @@
 
 #include "accord/conformance/command_line.h"
 #include "accord/conformance/interrupt.h"
+#include "accord/conformance/lint.h"
 
 namespace accord::conformance {
+
+/// The selected cases of a run: their ids up front, each Fixture when it runs (a packed case is read then, into the
+/// worker's scratch Fixture).
+struct Selection {
+  std::vector<const std::string*> ids;
+  std::function<bool(std::size_t k, Fixture& scratch, const Fixture** out, std::string* error)> at;
+};
+
 namespace {
 using Clock = std::chrono::steady_clock;
 
@@ -40,9 +50,9 @@ Verdict verdict_of(ResultStatus s) {
 
 /// Shared state of one run: the case queue, the sink (serialised) and the counts.
 struct RunState {
-  RunState(const std::vector<const Fixture*>& c, const RunOptions& o, const std::string& dir, ResultSink& s)
+  RunState(const Selection& c, const RunOptions& o, const std::string& dir, ResultSink& s)
       : cases(c), options(o), corpus(dir), sink(s) {}
-  const std::vector<const Fixture*>& cases;
+  const Selection& cases;
   const RunOptions& options;
   const std::string& corpus;
   ResultSink& sink;
@@ -50,7 +60,7 @@ struct RunState {
   std::atomic<bool> stop{false};
   std::mutex mu;
   Summary summary;
-  std::vector<char> done = std::vector<char>(cases.size(), 0);  ///< per selected case: a result was emitted
+  std::vector<char> done = std::vector<char>(cases.ids.size(), 0);  ///< per selected case: a result was emitted
 };
 
 /// The stop reason of a run (the first one wins).
@@ -71,10 +81,23 @@ void emit(RunState& st, CaseResult r) {
     if (st.summary.stopped.empty()) st.summary.stopped = "--fail-fast";
   }
   if (r.verdict != Verdict::kPassed && r.verdict != Verdict::kSkipped) {  // what a person needs to run it again
-    r.given = st.cases[r.index]->given;
+    Fixture scratch;
+    const Fixture* f = nullptr;
+    std::string unused;
+    if (st.cases.at(r.index, scratch, &f, &unused)) r.given = f->given;
     r.reproduce = conform_command(st.corpus, st.options.impl_command, st.options.profile, r.id);
   }
   st.sink.result(r);
+}
+
+/// What `accord lint` says of the case ("" when nothing, or when the run does not ask).
+std::string lint_problems(const RunState& st, const Fixture& f) {
+  if (!st.options.lint) return "";
+  std::vector<LoadError> problems;
+  case_problems(f, st.corpus, *st.options.lint, &problems);
+  std::string text;
+  for (const auto& p : problems) text += (text.empty() ? "accord lint rejects the case: " : "; ") + to_string(p);
+  return text;
 }
 
 void charge_late_faults(Adapter& adapter, std::optional<CaseResult>& held) {
@@ -89,15 +112,28 @@ void charge_late_faults(Adapter& adapter, std::optional<CaseResult>& held) {
 void work(Adapter& adapter, RunState& st) {
   const bool trace = adapter.info().capabilities.count("trace") > 0;
   std::optional<CaseResult> held;
+  Fixture scratch;
   for (;;) {
     if (st.stop || interrupt_signal()) break;
     std::size_t i = st.next++;
-    if (i >= st.cases.size()) break;
-    const Fixture& f = *st.cases[i];
-    AdapterResult ar;
+    if (i >= st.cases.ids.size()) break;
     auto t0 = Clock::now();
+    const Fixture* fp = nullptr;
+    std::string unreadable;
+    if (!st.cases.at(i, scratch, &fp, &unreadable)) {  // a packed case that no longer reads: said, never passed
+      CaseResult r;
+      r.id = *st.cases.ids[i], r.verdict = Verdict::kErrored, r.message = unreadable, r.index = i;
+      charge_late_faults(adapter, held);
+      if (held) emit(st, std::move(*held));
+      held = std::move(r);
+      continue;
+    }
+    const Fixture& f = *fp;
+    AdapterResult ar;
     auto missing = missing_capabilities(f, adapter.info());
-    if (!missing.empty()) {
+    if (std::string rejected = lint_problems(st, f); !rejected.empty()) {
+      ar = {ResultStatus::kErrored, nullptr, rejected};
+    } else if (!missing.empty()) {
       ar = {ResultStatus::kSkipped, nullptr, "implementation lacks capability " + missing.front()};
       for (std::size_t k = 1; k < missing.size(); ++k) ar.message += ", " + missing[k];
     } else {
@@ -170,6 +206,14 @@ std::vector<const Fixture*> select_cases(const std::vector<Fixture>& fixtures, c
   return out;
 }
 
+std::vector<const PackedCase*> select_packed(const Corpus& c, const RunOptions& o) {
+  std::vector<const PackedCase*> out;
+  for (const auto& p : c.packed)
+    if (case_applies(p.profiles, p.profiles_except, o.profile) && (!o.filter || std::regex_search(p.id, *o.filter)))
+      out.push_back(&p);
+  return out;
+}
+
 std::vector<std::string> missing_capabilities(const Fixture& f, const ImplementationInfo& info) {
   std::vector<std::string> missing;
   for (const auto& tag : f.requires_)
@@ -227,16 +271,38 @@ bool Runner::start(std::string* error) {
 const ImplementationInfo& Runner::info() const { return first_->info(); }
 
 Summary Runner::run(const std::vector<Fixture>& fixtures, const std::string& corpus, ResultSink& sink) {
-  auto t0 = Clock::now();
   std::vector<const Fixture*> cases = select_cases(fixtures, options_);
-  RunState st{cases, options_, corpus, sink};
-  st.summary.selected = cases.size();
+  Selection sel;
+  for (const auto* f : cases) sel.ids.push_back(&f->id);
+  sel.at = [&cases](std::size_t k, Fixture&, const Fixture** out, std::string*) { return *out = cases[k], true; };
   std::set<std::string> ids;
   for (const auto& f : fixtures) ids.insert(f.id);
+  return run(sel, ids, corpus, sink);
+}
+
+Summary Runner::run(const Corpus& c, const std::string& corpus, ResultSink& sink) {
+  if (c.as == LoadAs::kFixtures) return run(c.fixtures, corpus, sink);
+  std::vector<const PackedCase*> cases = select_packed(c, options_);
+  std::set<std::string> ids;
+  for (const auto& p : c.packed) ids.insert(p.id);
+  Selection sel;
+  for (const auto* p : cases) sel.ids.push_back(&p->id);
+  sel.at = [&](std::size_t k, Fixture& scratch, const Fixture** out, std::string* error) {
+    scratch = Fixture();
+    return unpack(c, *cases[k], &scratch, error) && (*out = &scratch, true);
+  };
+  return run(sel, ids, corpus, sink);
+}
+
+Summary Runner::run(const Selection& cases, const std::set<std::string>& ids, const std::string& corpus, ResultSink& sink) {
+  auto t0 = Clock::now();
+  RunState st{cases, options_, corpus, sink};
+  const std::size_t n = cases.ids.size();
+  st.summary.selected = n;
   for (const auto& [id, reason] : options_.divergences.reasons)
     if (!ids.count(id)) st.summary.stale_divergences.push_back(id);
-  sink.begin({first_->info(), options_.profile, corpus, options_.divergences.file, cases.size(), utc_now()});
-  int jobs = std::max(1, std::min<int>(options_.jobs, static_cast<int>(std::max<std::size_t>(cases.size(), 1))));
+  sink.begin({first_->info(), options_.profile, corpus, options_.divergences.file, n, utc_now()});
+  int jobs = std::max(1, std::min<int>(options_.jobs, static_cast<int>(std::max<std::size_t>(n, 1))));
   std::vector<std::thread> threads;
   for (int j = 1; j < jobs; ++j)
     threads.emplace_back([&] {
@@ -247,13 +313,22 @@ Summary Runner::run(const std::vector<Fixture>& fixtures, const std::string& cor
     });
   work(*first_, st);
   for (auto& t : threads) t.join();
-  for (std::size_t k = 0; k < cases.size(); ++k)
-    if (!st.done[k]) st.summary.not_run_ids.push_back(cases[k]->id);
+  for (std::size_t k = 0; k < n; ++k)
+    if (!st.done[k]) st.summary.not_run_ids.push_back(*cases.ids[k]);
   st.summary.not_run = st.summary.not_run_ids.size();
   if (interrupt_signal()) st.summary.stopped = interrupt_text();  // the interrupt explains the cases it left
   st.summary.seconds = since(t0);
   sink.end(st.summary);
   return st.summary;
+}
+
+std::vector<std::string> selected_ids(const Corpus& c, const RunOptions& o) {
+  std::vector<std::string> out;
+  if (c.as == LoadAs::kFixtures)
+    for (const auto* f : select_cases(c.fixtures, o)) out.push_back(f->id);
+  else
+    for (const auto* p : select_packed(c, o)) out.push_back(p->id);
+  return out;
 }
 
 }  // namespace accord::conformance

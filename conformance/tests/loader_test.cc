@@ -36,6 +36,49 @@ TEST(Loader, TellsItsProgressAfterEachFile) {
   EXPECT_EQ(c.fixtures.size(), 10u);
 }
 
+// The whole corpus, packed: each case unpacks to the Fixture the loader reads (its input, expectations and place),
+// and its selection facts are the Fixture's.
+TEST(Loader, PackedCasesUnpackToTheFixturesOfTheCorpus) {
+  Corpus fixtures = load_corpus(ACCORD_FIXTURES_DIR);
+  Corpus packed = load_corpus(ACCORD_FIXTURES_DIR, nullptr, LoadAs::kPacked);
+  ASSERT_TRUE(fixtures.errors.empty() && packed.errors.empty());
+  EXPECT_TRUE(packed.fixtures.empty());
+  ASSERT_EQ(packed.packed.size(), fixtures.fixtures.size());
+  ASSERT_GT(packed.packed.size(), 1000u);
+  EXPECT_EQ(packed.files, fixtures.files);
+  for (std::size_t k = 0; k < packed.packed.size(); ++k) {
+    const Fixture& want = fixtures.fixtures[k];
+    const PackedCase& p = packed.packed[k];
+    EXPECT_EQ(p.id, want.id);
+    EXPECT_EQ(p.profiles, want.profiles);
+    EXPECT_EQ(p.profiles_except, want.profiles_except);
+    Fixture got;
+    std::string error;
+    ASSERT_TRUE(unpack(packed, p, &got, &error)) << error;
+    EXPECT_EQ(got.file, want.file);
+    EXPECT_EQ(got.pointer, want.pointer);
+    EXPECT_EQ(got.given, want.given) << want.id;
+    EXPECT_EQ(got.covers, want.covers);
+    EXPECT_EQ(got.requires_, want.requires_);
+    EXPECT_EQ(got.has_expect, want.has_expect);
+    EXPECT_EQ(got.expect.plan, want.expect.plan) << want.id;
+    EXPECT_EQ(got.expect.error.code, want.expect.error.code);
+    EXPECT_EQ(got.expect.diagnostics, want.expect.diagnostics);
+    EXPECT_EQ(got.expect_by_profile.size(), want.expect_by_profile.size());
+  }
+}
+
+TEST(Loader, APackedCaseThatNoLongerReadsSaysSo) {
+  Corpus c;
+  c.as = LoadAs::kPacked;
+  c.files = {"x.json"};
+  PackedCase p{"strategy/a", {}, {}, 0, 0, "{\"id\": "};
+  Fixture f;
+  std::string error;
+  EXPECT_FALSE(unpack(c, p, &f, &error));
+  EXPECT_NE(error.find("x.json: packed case strategy/a: "), std::string::npos) << error;
+}
+
 TEST(Loader, CompiledSchemaIsThePublishedFile) {
   std::string published = testing::read_file(std::string(ACCORD_FIXTURES_DIR) + "/schema/fixture.schema.json");
   EXPECT_EQ(nlohmann::json::parse(published), nlohmann::json::parse(fixture_schema_text()));

@@ -153,5 +153,34 @@ TEST(Runner, ParallelJobsGiveTheSameVerdicts) {
   EXPECT_EQ(verdicts(4), one);
 }
 
+// A packed corpus (what `accord conform` holds) runs to the same results as its Fixtures: verdicts, diffs, and the
+// case input of every failing case.
+TEST(Runner, PackedCorpusGivesTheSameResultsAsFixtures) {
+  auto results = [](LoadAs as, int jobs) {
+    Corpus c = load_corpus(testing::data_dir("mutant"), nullptr, as);
+    EXPECT_TRUE(c.errors.empty());
+    RunOptions o;
+    o.jobs = jobs;
+    o.divergences.reasons = {{"strategy/gone-case", "was removed"}};
+    Runner r([] { return testing::make_mutant_adapter(); }, o);
+    std::string err;
+    EXPECT_TRUE(r.start(&err));
+    CollectingSink sink;
+    Summary s = r.run(c, "mutant", sink);
+    std::map<std::string, std::string> m;
+    for (const auto& x : sink.results) {
+      std::string diffs;
+      for (const auto& d : x.diffs) diffs += d.pointer + "=" + d.actual.dump() + ";";
+      m[x.id] = std::string(verdict_name(x.verdict)) + " " + diffs + " " + x.given.dump() + " " + x.file + x.pointer;
+    }
+    EXPECT_EQ(s.stale_divergences, std::vector<std::string>{"strategy/gone-case"});
+    return m;
+  };
+  auto fixtures = results(LoadAs::kFixtures, 1);
+  ASSERT_EQ(fixtures.size(), 10u);
+  EXPECT_EQ(results(LoadAs::kPacked, 1), fixtures);
+  EXPECT_EQ(results(LoadAs::kPacked, 3), fixtures);
+}
+
 }  // namespace
 }  // namespace accord::conformance

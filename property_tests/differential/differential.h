@@ -88,6 +88,11 @@ Report run(Side& baseline, Side& other, const Options& opt);
 /// The case's wire form without default values (no empty env, only non-default hardware keys).
 nlohmann::json minimal_case_json(const nlohmann::json& full_case);
 
+/// An outcome as a fixture expectation: the error (code, field names and string values) or the core of the plan
+/// (accelerator, devices, num_processes, strategy name, precision value, cluster environment class) plus the plan
+/// field at `also_pointer` when given; the diagnostic codes, exact, either way.
+nlohmann::json snapshot_expectation(const nlohmann::json& outcome, const std::string& also_pointer = "");
+
 /// Where a finding's fixture takes its expectation from.
 struct ExpectationSource {
   bool from_impl = false;                      ///< the implementation's outcome (else the baseline's)

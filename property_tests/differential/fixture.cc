@@ -26,9 +26,9 @@ std::string slug(const std::string& s, std::size_t max) {
   return out.empty() ? "case" : out;
 }
 
-/// An outcome as an expectation: the error (code, field names and values) or the core of the plan plus the
-/// field the two sides disagree on; the diagnostic codes either way.
-json expectation(const Finding& f, const json& o) {
+}  // namespace
+
+json snapshot_expectation(const json& o, const std::string& also_pointer) {
   json e = json::object();
   if (o.value("status", "") == "error") {
     json err = {{"code", o["error"].value("code", "")}};
@@ -48,8 +48,8 @@ json expectation(const Finding& f, const json& o) {
     plan["strategy"] = {{"name", p.value("strategy", json::object()).value("name", "")}};
     plan["precision"] = {{"value", p.value("precision", json::object()).value("value", "")}};
     plan["cluster_environment"] = {{"class", p.value("cluster_environment", json::object()).value("class", "")}};
-    if (f.kind.rfind("plan:/", 0) == 0) {
-      json::json_pointer ptr(f.kind.substr(5));
+    if (!also_pointer.empty()) {
+      json::json_pointer ptr(also_pointer);
       if (p.contains(ptr)) plan[ptr] = p[ptr];
     }
     e["plan"] = plan;
@@ -61,8 +61,6 @@ json expectation(const Finding& f, const json& o) {
   e["diagnostics_exact"] = true;
   return e;
 }
-
-}  // namespace
 
 json minimal_case_json(const json& full) {
   json out = json::object();
@@ -92,7 +90,7 @@ json fixture_for(const Finding& f, const std::string& profile, const std::string
       {"profiles", {profile}},
       {"origin", src.origin},
       {"given", f.given},
-      {"expect", expectation(f, o)},
+      {"expect", snapshot_expectation(o, f.kind.rfind("plan:/", 0) == 0 ? f.kind.substr(5) : "")},
   };
 }
 

@@ -28,4 +28,14 @@ inline Profile demo_profile() {
   return added;
 }
 
+/// The demo profile's wire name, without adding it (a test that must see only the shipped profiles leaves it out, as
+/// it is there when an earlier test of the same process added it).
+inline std::string demo_profile_name() {
+  std::string name;
+#define ACCORD_TEST_PROFILE(Wire, Parent, Conn, Release, DefaultCases, InheritCases, Description) name = Wire;
+#define ACCORD_TEST_POLICY_OVERRIDE(Wire, Name, Value, Reason)
+#include "data/demo_profile.def"
+  return name;
+}
+
 }  // namespace accord::reference::testing

@@ -62,6 +62,10 @@ struct Fixture {
   const Expectation* expectation_for(const std::string& profile) const;
 };
 
+/// True when a case with these `profiles` / `profiles_except` applies to `profile` (Fixture::applies_to).
+bool case_applies(const std::vector<std::string>& profiles, const std::vector<std::string>& profiles_except,
+                  const std::string& profile);
+
 /// Reads one case object (already schema-valid) into a Fixture. On a semantic problem (a
 /// message_regex that does not compile) returns false and sets `pointer`/`message`; never throws.
 bool fixture_from_json(const nlohmann::json& j, const std::string& file, const std::string& case_pointer,

@@ -22,6 +22,10 @@ struct LintResult {
 /// reference can read `given`. Never throws.
 LintResult lint_corpus(const std::string& dir, const Vocabulary& vocab);
 
+/// The checks of one case (all but unique ids), appended to `problems`: what `accord conform` asks of each case
+/// before it runs it, so that a case lint rejects is never a pass.
+void case_problems(const Fixture& f, const std::string& dir, const Vocabulary& vocab, std::vector<LoadError>* problems);
+
 /// The same checks over cases already loaded (duplicates are found across all of them).
 void lint_fixtures(const std::vector<Fixture>& fixtures, const std::string& dir, const Vocabulary& vocab,
                    std::vector<LoadError>* problems);

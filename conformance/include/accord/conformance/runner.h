@@ -6,12 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/compare.h"
 #include "accord/conformance/fixture.h"
+#include "accord/conformance/loader.h"
 #include "accord/reference/profiles.h"
 
 namespace accord::conformance {
@@ -52,6 +54,9 @@ struct RunOptions {
   bool fail_fast = false;            ///< stop after the first bad verdict
   Divergences divergences;
   std::string impl_command = "reference";  ///< the --impl text, for the command that reproduces a case
+  /// When set, each case is first checked as `accord lint` checks it (case_problems, against these vocabularies); a
+  /// case lint rejects is errored with lint's messages, never run or passed.
+  const Vocabulary* lint = nullptr;
 };
 
 /// The result of one case.
@@ -108,6 +113,10 @@ class ResultSink {
 
 /// Selects the cases of `fixtures` for the options' profile and filter, in corpus order.
 std::vector<const Fixture*> select_cases(const std::vector<Fixture>& fixtures, const RunOptions& o);
+/// The same for a packed corpus (LoadAs::kPacked).
+std::vector<const PackedCase*> select_packed(const Corpus& c, const RunOptions& o);
+/// The ids of the cases of `c` (either kind) for the options' profile and filter, in corpus order.
+std::vector<std::string> selected_ids(const Corpus& c, const RunOptions& o);
 
 /// Decides the verdict of one case from the adapter's answer (compare + divergences);
 /// `trace_includes` counts only when `check_trace`.
@@ -119,6 +128,8 @@ std::vector<std::string> missing_capabilities(const Fixture& f, const Implementa
 
 /// Runs cases on an implementation: start() performs the first handshake (so the caller can pick
 /// the divergence file from the name), run() fans the cases out over `jobs` adapters.
+struct Selection;  // runner.cc: the selected cases, ids up front and each Fixture when it runs
+
 class Runner {
  public:
   Runner(AdapterFactory factory, RunOptions options);
@@ -130,8 +141,12 @@ class Runner {
   RunOptions& options() { return options_; }
   /// Runs the selected cases; each result goes to `sink` as it arrives. Requires start().
   Summary run(const std::vector<Fixture>& fixtures, const std::string& corpus, ResultSink& sink);
+  /// The same for a loaded corpus of either kind; a packed case is read into a Fixture as it runs.
+  Summary run(const Corpus& c, const std::string& corpus, ResultSink& sink);
 
  private:
+  Summary run(const Selection& cases, const std::set<std::string>& ids, const std::string& corpus, ResultSink& sink);
+
   AdapterFactory factory_;
   RunOptions options_;
   std::unique_ptr<Adapter> first_;
