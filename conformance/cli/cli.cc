@@ -70,6 +70,7 @@ int run(int argc, char** argv) {
   register_conformance(app);
   register_coverage(app);
   register_enumerate(app);
+  register_output_mutants(app);
 #ifdef ACCORD_HAVE_GENERATORS
   register_differential(app);
 #endif

@@ -39,6 +39,8 @@ void register_coverage(CLI::App& app);
 /// `accord enumerate --domain FILE [--impl I] [--profile P] [--t N] [--out TABLE] [--jobs N]` and
 /// `accord diff-table A B` (decision tables over a bounded domain).
 void register_enumerate(CLI::App& app);
+/// `accord output-mutants [DIR] [--impl I] [--profile P|all] [--format text|markdown|json] [--floors FILE]`.
+void register_output_mutants(CLI::App& app);
 /// `accord differential --impl CMD [--against CMD2] --profile P --cases N --seed S` (shrunk differences) and
 /// `accord generate --cases N --seed S [--full]` (the generated case stream as JSON lines).
 void register_differential(CLI::App& app);

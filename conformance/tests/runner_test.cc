@@ -182,5 +182,25 @@ TEST(Runner, PackedCorpusGivesTheSameResultsAsFixtures) {
   EXPECT_EQ(results(LoadAs::kPacked, 3), fixtures);
 }
 
+TEST(Runner, APackedCaseThatNoLongerReadsIsErroredNeverPassed) {
+  Corpus c = load_corpus(testing::data_dir("mutant"), nullptr, LoadAs::kPacked);
+  ASSERT_FALSE(c.packed.empty());
+  c.packed[0].text = "{\"id\": ";  // as if the memory were overwritten
+  Runner r([] { return make_reference_adapter(); }, RunOptions{});
+  std::string err;
+  ASSERT_TRUE(r.start(&err));
+  CollectingSink sink;
+  Summary s = r.run(c, "mutant", sink);
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.count(Verdict::kErrored), 1u);
+  EXPECT_EQ(s.count(Verdict::kPassed), c.packed.size() - 1);
+  for (const auto& x : sink.results) {
+    if (x.id == c.packed[0].id) {
+      EXPECT_EQ(x.verdict, Verdict::kErrored);
+      EXPECT_NE(x.message.find(": packed case " + x.id + ": "), std::string::npos) << x.message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace accord::conformance

@@ -1,0 +1,234 @@
+// output_mutants.cc: the changes of tables/output_mutants.def, one function per row, and the measurement.
+#include "accord/conformance/output_mutants.h"
+
+#include <algorithm>
+#include <map>
+
+#include "accord/conformance/runner.h"
+#include "accord/reference/diagnostic.h"
+
+namespace accord::conformance {
+namespace {
+using nlohmann::json;
+
+/// The rows of the table, by name (OutputMutant is the row's position).
+enum class Id {
+#define ACCORD_OUTPUT_MUTANT(Name, Wire, What) k##Name,
+#include "../tables/output_mutants.def"
+};
+
+struct Row {
+  Id id;
+  const char* wire;
+  const char* meaning;
+};
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> r = {
+#define ACCORD_OUTPUT_MUTANT(Name, Wire, What) {Id::k##Name, Wire, What},
+#include "../tables/output_mutants.def"
+  };
+  return r;
+}
+
+/// The object at `ptr` when it is one (else null): where a class changes a plan.
+json* object_at(json& o, const char* ptr) {
+  json::json_pointer p(ptr);
+  if (!o.contains(p) || !o.at(p).is_object()) return nullptr;
+  return &o.at(p);
+}
+
+/// A string member, or null.
+json* string_member(json* obj, const char* key) {
+  if (!obj || !obj->contains(key) || !(*obj)[key].is_string()) return nullptr;
+  return &(*obj)[key];
+}
+
+std::string lookup(const std::map<std::string, std::string>& table, const std::string& key, const std::string& otherwise) {
+  auto it = table.find(key);
+  return it == table.end() ? otherwise : it->second;
+}
+
+void strategy_sibling(json& o) {
+  json* s = object_at(o, "/plan/strategy");
+  json* name = string_member(s, "name");
+  if (!name) return;
+  static const std::map<std::string, std::string> sibling = {
+      {"ddp", "ddp_spawn"},
+      {"ddp_spawn", "ddp"},
+      {"ddp_fork", "ddp_spawn"},
+      {"ddp_notebook", "ddp_spawn"},
+      {"ddp_sharded", "ddp_sharded_spawn"},
+      {"ddp_sharded_spawn", "ddp_sharded"},
+      {"deepspeed_stage_2", "deepspeed_stage_2_offload"},
+      {"deepspeed_stage_2_offload", "deepspeed_stage_2"},
+      {"deepspeed_stage_3", "deepspeed_stage_3_offload"},
+      {"deepspeed_stage_3_offload", "deepspeed_stage_3"},
+  };
+  const std::string was = *name;
+  const std::string now = lookup(sibling, was, "ddp");
+  *name = now;
+  if (json* family = string_member(s, "family"); family && *family == was) *family = now;
+}
+
+void precision_changed(json& o) {
+  json* value = string_member(object_at(o, "/plan/precision"), "value");
+  if (!value) return;
+  static const std::map<std::string, std::string> other = {
+      {"32", "16"},           {"16", "32"},           {"bf16", "32"},          {"64", "32"},
+      {"16-mixed", "bf16-mixed"}, {"bf16-mixed", "16-mixed"}, {"32-true", "16-mixed"}, {"16-true", "bf16-true"},
+      {"bf16-true", "16-true"},   {"64-true", "32-true"},
+  };
+  *value = lookup(other, *value, "32");
+}
+
+void accelerator_swapped(json& o) {
+  json* acc = string_member(object_at(o, "/plan"), "accelerator");
+  if (acc) *acc = *acc == "cpu" ? "gpu" : "cpu";
+}
+
+/// One more in an integer member, when there is one.
+void one_more(json* obj, const char* key) {
+  if (obj && obj->contains(key) && (*obj)[key].is_number_integer()) (*obj)[key] = (*obj)[key].get<long long>() + 1;
+}
+
+void processes_off_by_one(json& o) { one_more(object_at(o, "/plan"), "num_processes"); }
+
+void root_device_moved(json& o) {
+  json* root = string_member(object_at(o, "/plan/strategy"), "root_device");
+  if (!root) return;
+  std::string text = *root;
+  std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon + 1 == text.size() ||
+      text.find_first_not_of("0123456789", colon + 1) != std::string::npos || text.size() - colon > 9)
+    return;
+  *root = text.substr(0, colon + 1) + std::to_string(std::stol(text.substr(colon + 1)) + 1);
+}
+
+void rank_off_by_one(json& o) { one_more(object_at(o, "/plan/cluster_environment"), "global_rank"); }
+
+void cluster_env_swapped(json& o) {
+  json* cls = string_member(object_at(o, "/plan/cluster_environment"), "class");
+  if (cls) *cls = *cls == "LightningEnvironment" ? "SLURMEnvironment" : "LightningEnvironment";
+}
+
+void launcher_dropped(json& o) {
+  json* plan = object_at(o, "/plan");
+  if (plan && plan->contains("launcher") && !(*plan)["launcher"].is_null()) (*plan)["launcher"] = nullptr;
+}
+
+void diagnostic_dropped(json& o) {
+  if (o.contains("diagnostics") && o["diagnostics"].is_array() && !o["diagnostics"].empty()) o["diagnostics"].erase(0);
+}
+
+/// The first live code of the catalogue with severity `s` that is not `unless` and not among the outcome's codes.
+std::string first_code(reference::Severity s, const json& o, const std::string& unless) {
+  std::vector<std::string> present;
+  if (o.contains("diagnostics") && o["diagnostics"].is_array())
+    for (const auto& d : o["diagnostics"])
+      if (d.is_object() && d.contains("code") && d["code"].is_string()) present.push_back(d["code"]);
+  for (int k = 0; k < reference::diag_count(); ++k) {
+    auto c = static_cast<reference::DiagCode>(k);
+    std::string wire = reference::wire_id(c);
+    if (reference::severity(c) != s || std::string(reference::message_template(c)) == "retired" || wire == unless) continue;
+    if (std::find(present.begin(), present.end(), wire) == present.end()) return wire;
+  }
+  return "";  // LCOV_EXCL_LINE the catalogue has more codes of each severity than any outcome carries
+}
+
+void spurious_warning(json& o) {
+  if (o.value("status", "") != "ok" || !o.contains("diagnostics") || !o["diagnostics"].is_array()) return;
+  std::string code = first_code(reference::Severity::kWarning, o, "");
+  o["diagnostics"].push_back({{"code", code}, {"severity", "warning"}, {"message", "a warning no rule gives"}, {"fields", json::object()}});
+}
+
+void error_code_swapped(json& o) {
+  json* code = string_member(object_at(o, "/error"), "code");
+  if (code) *code = first_code(reference::Severity::kError, o, *code);
+}
+
+void error_field_dropped(json& o) {
+  json* fields = object_at(o, "/error/fields");
+  if (fields && !fields->empty()) fields->erase(fields->begin());
+}
+
+}  // namespace
+
+const std::vector<OutputMutant>& output_mutants() {
+  static const std::vector<OutputMutant> all = [] {
+    std::vector<OutputMutant> out;
+    for (std::size_t k = 0; k < rows().size(); ++k) out.push_back(static_cast<OutputMutant>(k));
+    return out;
+  }();
+  return all;
+}
+
+const char* output_mutant_name(OutputMutant m) { return rows()[static_cast<std::size_t>(m)].wire; }
+const char* output_mutant_meaning(OutputMutant m) { return rows()[static_cast<std::size_t>(m)].meaning; }
+
+std::optional<OutputMutant> parse_output_mutant(const std::string& wire) {
+  for (std::size_t k = 0; k < rows().size(); ++k)
+    if (wire == rows()[k].wire) return static_cast<OutputMutant>(k);
+  return std::nullopt;
+}
+
+json mutate_outcome(OutputMutant m, const json& outcome) {
+  json o = outcome;
+  if (!o.is_object()) return o;
+  switch (rows()[static_cast<std::size_t>(m)].id) {
+    case Id::kStrategySibling: strategy_sibling(o); break;
+    case Id::kPrecisionChanged: precision_changed(o); break;
+    case Id::kAcceleratorSwapped: accelerator_swapped(o); break;
+    case Id::kProcessesOffByOne: processes_off_by_one(o); break;
+    case Id::kRootDeviceMoved: root_device_moved(o); break;
+    case Id::kRankOffByOne: rank_off_by_one(o); break;
+    case Id::kClusterEnvSwapped: cluster_env_swapped(o); break;
+    case Id::kLauncherDropped: launcher_dropped(o); break;
+    case Id::kDiagnosticDropped: diagnostic_dropped(o); break;
+    case Id::kSpuriousWarning: spurious_warning(o); break;
+    case Id::kErrorCodeSwapped: error_code_swapped(o); break;
+    case Id::kErrorFieldDropped: error_field_dropped(o); break;
+  }
+  return o;
+}
+
+OutputMutantReport measure_output_mutants(const std::vector<Fixture>& fixtures, Adapter& impl,
+                                          const std::vector<std::string>& profiles) {
+  OutputMutantReport report;
+  report.implementation = impl.info().name;
+  const bool trace = impl.info().capabilities.count("trace") > 0;
+  const Divergences none;
+  for (const auto& m : output_mutants())
+    for (const auto& p : profiles) report.tallies.push_back({m, p, 0, 0, {}});
+  for (std::size_t pi = 0; pi < profiles.size(); ++pi) {
+    const std::string& profile = profiles[pi];
+    OutputMutantBase base{profile, 0, 0, {}};
+    RunOptions o;
+    o.profile = profile;
+    for (const Fixture* f : select_cases(fixtures, o)) {
+      if (!missing_capabilities(*f, impl.info()).empty()) continue;
+      ++base.cases;
+      AdapterResult ar = impl.resolve(f->id, profile, f->given);
+      if (ar.status != ResultStatus::kOk || judge(*f, profile, ar, none, trace).verdict != Verdict::kPassed) {
+        ++base.not_passing;
+        base.not_passing_ids.push_back(f->id);
+        continue;
+      }
+      for (std::size_t mi = 0; mi < output_mutants().size(); ++mi) {
+        json changed = mutate_outcome(output_mutants()[mi], ar.outcome);
+        if (changed == ar.outcome) continue;
+        OutputMutantTally& t = report.tallies[mi * profiles.size() + pi];
+        ++t.changed;
+        AdapterResult wrong{ResultStatus::kOk, std::move(changed), ""};
+        if (judge(*f, profile, wrong, none, trace).verdict == Verdict::kPassed)
+          t.missed.push_back(f->id);
+        else
+          ++t.caught;
+      }
+    }
+    report.bases.push_back(std::move(base));
+  }
+  return report;
+}
+
+}  // namespace accord::conformance
