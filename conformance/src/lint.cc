@@ -38,11 +38,24 @@ struct Checker {
       case ExpectationKind::kPlan: break;
       case ExpectationKind::kError:
         if (!vocab.is_code(e.error.code)) problem(e.pointer + "/error/code", "unknown diagnostic code '" + e.error.code + "'");
+        else error_fields(e);
         break;
       case ExpectationKind::kAnyOf:
         for (const auto& alt : e.any_of) expectation(alt);
         break;
     }
+  }
+
+  /// Every flag the catalogue's template of the error's code names is a listed field (seed item 7: an error names
+  /// each flag involved).
+  void error_fields(const Expectation& e) {
+    std::string missing;
+    for (const auto& field : vocab.code_flag_fields ? vocab.code_flag_fields(e.error.code) : std::vector<std::string>())
+      if (std::find(e.error.fields.begin(), e.error.fields.end(), field) == e.error.fields.end())
+        missing += (missing.empty() ? "" : ", ") + field;
+    if (!missing.empty())
+      problem(e.pointer + "/error/fields", "error '" + e.error.code + "' names the flags of its catalogue template; list " +
+                                               missing + " too (see `accord list codes`)");
   }
 
   void top_expectation(const Expectation& e) {

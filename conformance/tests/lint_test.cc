@@ -98,7 +98,9 @@ INSTANTIATE_TEST_SUITE_P(
         LintCase{"unknown-capability", "strategy/x.json", "/cases/0/requires/0", "'accelerator:quantum'"},
         LintCase{"bad-regex", "strategy/x.json", "/cases/0/expect/error/message_regex", "not a valid ECMAScript regex"},
         LintCase{"unreadable-given", "strategy/x.json", "/cases/0/given", "/flags/devices"},
-        LintCase{"present-and-absent", "strategy/x.json", "/cases/0/expect", "both diagnostics and diagnostics_absent"}),
+        LintCase{"present-and-absent", "strategy/x.json", "/cases/0/expect", "both diagnostics and diagnostics_absent"},
+        LintCase{"error-flag-field-missing", "strategy/x.json", "/cases/0/expect/error/fields",
+                 "error 'err_strategy_unknown' names the flags of its catalogue template; list strategy too"}),
     [](const ::testing::TestParamInfo<LintCase>& i) {
       std::string n = i.param.dir;
       for (auto& ch : n) ch = ch == '-' ? '_' : ch;

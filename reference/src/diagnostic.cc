@@ -1,6 +1,7 @@
 // diagnostic.cc: the diagnostics catalogue as data, and rendering of messages from templates.
 #include "accord/reference/diagnostic.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace accord::reference {
@@ -42,6 +43,18 @@ std::optional<std::string> Diagnostic::field(const std::string& key) const {
   for (const auto& f : fields)
     if (f.key == key) return f.value;
   return std::nullopt;
+}
+
+std::vector<std::string> template_fields(DiagCode c) {
+  std::vector<std::string> out;
+  std::string t = message_template(c);
+  for (std::size_t k = t.find('{'); k != std::string::npos; k = t.find('{', k + 1)) {
+    std::size_t end = t.find('}', k);
+    if (end == std::string::npos) break;
+    std::string key = t.substr(k + 1, end - k - 1);
+    if (key != "connector" && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+  }
+  return out;
 }
 
 std::string render(const Diagnostic& d) {

@@ -59,7 +59,7 @@ TABLE = [
      r"but you have passed (?P<plugin>.*) as a plugin", "err_strategy_in_plugins"),  # _check_config_and_set_final_flags
     (r"Precision (?P<precision>.*?) is invalid\. Allowed precision values: (?P<allowed>\(.*?\))",
      "err_precision_invalid"),  # _check_config_and_set_final_flags; 2.x fabric connector._convert_precision_to_unified_args
-    (r"You set `Trainer\(sync_batchnorm=True\)` and provided a `(?P<plugin>\w+)` plugin",
+    (r"You set `(?:Trainer|Fabric)\(sync_batchnorm=(?P<sync_batchnorm>True)\)` and provided a `(?P<plugin>\w+)` plugin",
      "err_sync_batchnorm_layer_sync"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)
     (r"Found invalid type for plugin (?P<plugin>.*?)\. Expected one of", "err_plugin_invalid"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)
     (r"Received multiple values for (?P<kinds>.*?) flags in `plugins`", "err_plugins_duplicate"),  # _check_config_and_set_final_flags (1.6.5 and 2.x)

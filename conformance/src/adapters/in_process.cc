@@ -1,6 +1,7 @@
 // in_process.cc: the reference connector as an adapter, called directly (the only file of the
 // conformance library that includes accord/reference headers).
 #include "accord/reference/diagnostic.h"
+#include "accord/reference/flags.h"
 #include "accord/reference/inputs.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/resolve.h"
@@ -275,6 +276,13 @@ Vocabulary make_vocabulary() {
     std::vector<std::string> names;
     for (const auto& p : ref::profiles()) names.push_back(p.name);
     return names;
+  };
+  v.code_flag_fields = [](const std::string& s) {
+    std::vector<std::string> out;
+    if (auto c = ref::diag_from_wire(s))
+      for (const auto& f : ref::template_fields(*c))
+        if (f == "flag" || ref::flag_row(f)) out.push_back(f);
+    return out;
   };
   return v;
 }

@@ -112,6 +112,9 @@ struct Vocabulary {
   /// Empty when the reference can read the case; otherwise "pointer: message".
   std::function<std::string(const nlohmann::json&)> check_case;
   std::function<std::vector<std::string>()> profile_names;  ///< every profile name, now (profiles can be added at run time)
+  /// The fields of a code's catalogue template that name a flag (one of tables/flags.def, or `flag` itself): what an
+  /// error of that code must name (seed item 7). Empty for an unknown code.
+  std::function<std::vector<std::string>(const std::string&)> code_flag_fields;
 };
 
 /// The reference's vocabularies.

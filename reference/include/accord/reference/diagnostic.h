@@ -44,6 +44,9 @@ DiagKind diag_kind(DiagCode c);
 const char* severity_name(Severity s);
 /// The message template of the code.
 const char* message_template(DiagCode c);
+/// The fields a diagnostic of `c` carries: the `{name}` placeholders of its template, in order, each once, without
+/// `{connector}` (not a field).
+std::vector<std::string> template_fields(DiagCode c);
 /// Looks a wire id up; nullopt when unknown.
 std::optional<DiagCode> diag_from_wire(const std::string& wire);
 /// Number of codes in the catalogue.
