@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""Sharpen the expectations of oracle cases (origin lightning-1.6.5 / lightning-2.2.5) from the real release.
+
+    ACCORD_LIGHTNING_ROOT=... /usr/bin/python3 sharpen_fixtures.py --accord build/bin/accord [--dry-run] FILE...
+
+For every case of the given fixture files whose origin is a Lightning release and whose `expect` is a plan or an
+error (no any_of, no expect_by_profile), the real connector of that release answers the case again (record_oracle.py:
+Fabric for cases listing fabric-2.2, else the Trainer of the release). A part of that answer is added to the
+expectation only when the reference gives the same on every profile the case lists (so the expectation stays true of
+both, and the pinned value's source stays the release): for plans, the accelerator, num_processes, the strategy's name
+and root device, the precision value, the cluster environment's class and global rank, the launcher's kind (null for none);
+for every outcome, the diagnostic codes, made exact. Where the release and the reference differ, nothing is added
+and the case is listed (a difference to look at). Files not written by json.dumps (hand-formatted) are listed and left
+alone. Prints what it did; --dry-run writes nothing.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLAN_POINTERS = [("accelerator",), ("num_processes",), ("strategy", "name"), ("strategy", "root_device"),
+                 ("precision", "value"), ("cluster_environment", "class"), ("cluster_environment", "global_rank")]
+
+
+def one_line_cases(doc, case_keys_per_line):
+    """The two hand styles of the generated fixture files: top keys one per line, then each case on one line, or
+    each case with one key per line (values compact)."""
+    def case_text(c):
+        if not case_keys_per_line:
+            return "    " + json.dumps(c, ensure_ascii=False)
+        return "    {\n" + ",\n".join("      %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False)) for k, v in c.items()) + "\n    }"
+    parts = ["  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False)) for k, v in doc.items() if k != "cases"]
+    parts.append('  "cases": [\n' + ",\n".join(case_text(c) for c in doc["cases"]) + "\n  ]")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+STYLES = [lambda d, i=i, asc=asc: json.dumps(d, indent=i, ensure_ascii=asc) + "\n" for i in (2, 1) for asc in (False, True)] + \
+         [lambda d: one_line_cases(d, False), lambda d: one_line_cases(d, True)]
+
+
+def oracle_of(case):
+    """(lightning, connector) of the release that is the case's origin, or None."""
+    profiles = case.get("profiles") or []
+    origin = case.get("origin", "")
+    if origin == "lightning-1.6.5" and "lightning-1.6" in profiles:
+        return ("1.6", "trainer")
+    if origin == "lightning-2.2.5" and "fabric-2.2" in profiles:
+        return ("2.x", "fabric")
+    if origin == "lightning-2.2.5" and "lightning-2.2" in profiles:
+        return ("2.x", "trainer")
+    return None
+
+
+def get(obj, path):
+    for key in path:
+        if not isinstance(obj, dict) or key not in obj:
+            return KeyError
+        obj = obj[key]
+    return obj
+
+
+def put(obj, path, value):
+    for key in path[:-1]:
+        obj = obj.setdefault(key, {})
+    obj[path[-1]] = value
+
+
+def codes(outcome):
+    out = []
+    for d in outcome.get("diagnostics", []):
+        if isinstance(d, dict) and d.get("code") not in out:
+            out.append(d.get("code"))
+    return out
+
+
+def record(cases, lightning, connector):
+    lines = "".join(json.dumps({"id": cid, "given": given}) + "\n" for cid, given in cases)
+    p = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "record_oracle.py"), "--lightning", lightning, "--connector", connector],
+                       input=lines, capture_output=True, text=True, check=True)
+    return {r["id"]: r.get("outcome") for r in map(json.loads, p.stdout.splitlines())}
+
+
+def resolve(accord, givens, profile):
+    lines = "".join(json.dumps(g) + "\n" for g in givens)
+    p = subprocess.run([accord, "resolve", "--batch", "--profile", profile, "-"], input=lines, capture_output=True, text=True)
+    return [json.loads(l) for l in p.stdout.splitlines()]
+
+
+def sharpen(expect, oracle, refs, why):
+    """Adds to `expect` what the oracle and every reference outcome agree on; returns how many parts were added."""
+    added = 0
+    if any(r.get("status") != oracle.get("status") for r in refs):
+        why.append("status differs")
+        return 0
+    if "plan" in expect and oracle.get("status") == "ok":
+        for path in PLAN_POINTERS:
+            want = get(oracle["plan"], path)
+            if want is KeyError or any(get(r["plan"], path) != want for r in refs):
+                if want is not KeyError:
+                    why.append("/plan/" + "/".join(path) + " differs")
+                continue
+            have = get(expect["plan"], path)
+            if have is KeyError:
+                put(expect["plan"], path, want)
+                added += 1
+        launchers = [oracle["plan"].get("launcher")] + [r["plan"].get("launcher") for r in refs]
+        kinds = {json.dumps(l.get("kind")) for l in launchers if isinstance(l, dict)}
+        if all(isinstance(l, dict) for l in launchers) and len(kinds) == 1 and "launcher" not in expect["plan"]:
+            expect["plan"]["launcher"] = {"kind": launchers[0].get("kind")}
+            added += 1
+    if not expect.get("diagnostics_exact"):
+        oc = codes(oracle)
+        if any(set(codes(r)) != set(oc) for r in refs):
+            why.append("diagnostics differ")
+        elif set(expect.get("diagnostics", [])) <= set(oc) and not set(expect.get("diagnostics_absent", [])) & set(oc):
+            expect["diagnostics"] = expect.get("diagnostics", []) + [c for c in oc if c not in expect.get("diagnostics", [])]
+            expect["diagnostics_exact"] = True
+            added += 1
+    return added
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--accord", required=True)
+    ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    docs, picked = {}, {}
+    for path in a.files:
+        text = open(path, encoding="utf-8").read()
+        doc = json.loads(text)
+        style = next((f for f in STYLES if f(doc) == text), None)
+        cases = [(k, c) for k, c in enumerate(doc.get("cases", [])) if oracle_of(c) and isinstance(c.get("expect"), dict)
+                 and ("plan" in c["expect"] or "error" in c["expect"])]
+        if not cases:
+            continue
+        if style is None:
+            print("left alone (hand-formatted): %s (%d oracle cases)" % (path, len(cases)))
+            continue
+        docs[path] = (doc, style)
+        for k, c in cases:
+            picked.setdefault(oracle_of(c), []).append((path, k, c))
+    total = parts = 0
+    for (lightning, connector), items in sorted(picked.items()):
+        answers = record([(c["id"], c["given"]) for _, _, c in items], lightning, connector)
+        profiles = sorted({p for _, _, c in items for p in c["profiles"]})
+        refs = {p: resolve(a.accord, [c["given"] for _, _, c in items], p) for p in profiles}
+        for n, (path, k, c) in enumerate(items):
+            oracle = answers.get(c["id"])
+            if not isinstance(oracle, dict):
+                print("no oracle answer: %s" % c["id"])
+                continue
+            why = []
+            added = sharpen(c["expect"], oracle, [refs[p][n] for p in c["profiles"]], why)
+            total += added > 0
+            parts += added
+            if why:
+                print("differs: %s (%s): %s" % (c["id"], ", ".join(c["profiles"]), "; ".join(why)))
+    if not a.dry_run:
+        for path, (doc, style) in docs.items():
+            open(path, "w", encoding="utf-8").write(style(doc))
+    print("sharpened %d cases (%d parts) in %d files" % (total, parts, len(docs)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
