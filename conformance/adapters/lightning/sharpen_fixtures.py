@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""Sharpen the expectations of oracle cases (origin lightning-1.6.5 / lightning-2.2.5) from the real release.
+"""Sharpen the expectations of the cases a real release can answer (Lightning 1.6.5, 2.2.5, Fabric 2.2.5) from its run.
 
     ACCORD_LIGHTNING_ROOT=... /usr/bin/python3 sharpen_fixtures.py --accord build/bin/accord [--dry-run] FILE...
 
-For every case of the given fixture files whose origin is a Lightning release and whose `expect` is a plan or an
-error (no any_of, no expect_by_profile), the real connector of that release answers the case again (record_oracle.py:
-Fabric for cases listing fabric-2.2, else the Trainer of the release). A part of that answer is added to the
+For every case of the given fixture files that applies to a profile modelling a release (fabric-2.2, lightning-2.2,
+lightning-1.6, in that order), whose origin is not a regression snapshot and whose `expect` is a plan or an error
+(no any_of, no expect_by_profile), that release's real connector answers the case (record_oracle.py). A case whose
+origin is not that release gets the release in `refs` when parts are added. A part of that answer is added to the
 expectation only when the reference gives the same on every profile the case lists (so the expectation stays true of
 both, and the pinned value's source stays the release): for plans, the accelerator, num_processes, the strategy's name
 and root device, the precision value, the cluster environment's class and global rank, the launcher's kind (null for none);
@@ -40,16 +41,25 @@ STYLES = [lambda d, i=i, asc=asc: json.dumps(d, indent=i, ensure_ascii=asc) + "\
          [lambda d: one_line_cases(d, False), lambda d: one_line_cases(d, True)]
 
 
+DEFAULT_PROFILES = ["spec", "lightning-1.6"]  # a case listing no profiles (reference/tables/profiles.def, DefaultCases)
+
+
+def profiles_of(case):
+    return case.get("profiles") or DEFAULT_PROFILES
+
+
 def oracle_of(case):
-    """(lightning, connector) of the release that is the case's origin, or None."""
-    profiles = case.get("profiles") or []
-    origin = case.get("origin", "")
-    if origin == "lightning-1.6.5" and "lightning-1.6" in profiles:
-        return ("1.6", "trainer")
-    if origin == "lightning-2.2.5" and "fabric-2.2" in profiles:
-        return ("2.x", "fabric")
-    if origin == "lightning-2.2.5" and "lightning-2.2" in profiles:
-        return ("2.x", "trainer")
+    """(lightning, connector, release) of the real release that can answer the case: a profile the case applies to
+    that models a release, and an origin that is not our own output; None otherwise."""
+    profiles = profiles_of(case)
+    if case.get("origin", "regression-snapshot") == "regression-snapshot":
+        return None
+    if "fabric-2.2" in profiles:
+        return ("2.x", "fabric", "lightning-2.2.5")
+    if "lightning-2.2" in profiles:
+        return ("2.x", "trainer", "lightning-2.2.5")
+    if "lightning-1.6" in profiles:
+        return ("1.6", "trainer", "lightning-1.6.5")
     return None
 
 
@@ -143,9 +153,9 @@ def main():
         for k, c in cases:
             picked.setdefault(oracle_of(c), []).append((path, k, c))
     total = parts = 0
-    for (lightning, connector), items in sorted(picked.items()):
+    for (lightning, connector, release), items in sorted(picked.items()):
         answers = record([(c["id"], c["given"]) for _, _, c in items], lightning, connector)
-        profiles = sorted({p for _, _, c in items for p in c["profiles"]})
+        profiles = sorted({p for _, _, c in items for p in profiles_of(c)})
         refs = {p: resolve(a.accord, [c["given"] for _, _, c in items], p) for p in profiles}
         for n, (path, k, c) in enumerate(items):
             oracle = answers.get(c["id"])
@@ -153,11 +163,13 @@ def main():
                 print("no oracle answer: %s" % c["id"])
                 continue
             why = []
-            added = sharpen(c["expect"], oracle, [refs[p][n] for p in c["profiles"]], why)
+            added = sharpen(c["expect"], oracle, [refs[p][n] for p in profiles_of(c)], why)
             total += added > 0
             parts += added
+            if added and c["origin"] != release and release not in c.get("refs", []):
+                c["refs"] = c.get("refs", []) + [release]  # the parts the release's run pinned
             if why:
-                print("differs: %s (%s): %s" % (c["id"], ", ".join(c["profiles"]), "; ".join(why)))
+                print("differs: %s (%s): %s" % (c["id"], ", ".join(profiles_of(c)), "; ".join(why)))
     if not a.dry_run:
         for path, (doc, style) in docs.items():
             open(path, "w", encoding="utf-8").write(style(doc))

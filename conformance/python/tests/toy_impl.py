@@ -13,16 +13,21 @@ from accord_conformance import Skip, implementation
 CAPABILITIES = ["accelerator:cpu", "accelerator:gpu", "accelerator:cuda", "interactive", "flag:accelerator"]
 
 
+# What every single-process plan of this slice shares: no cluster manager, no launcher, 32-bit precision.
+_COMMON = {"num_nodes": 1, "num_processes": 1, "cluster_environment": {"class": "LightningEnvironment", "global_rank": 0},
+           "launcher": {"kind": None}, "precision": {"value": "32-true"}}
+
+
 def _cpu():
     return {"accelerator": "cpu", "accelerator_class": "CPUAccelerator", "devices": 1, "parallel_devices": ["cpu"],
-            "num_nodes": 1, "num_processes": 1, "strategy": {"name": "single_device", "class": "SingleDeviceStrategy"}}
+            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy", "root_device": "cpu"}, **_COMMON}
 
 
 def _cuda(n):
     ids = list(range(n))
     return {"accelerator": "cuda", "accelerator_class": "CUDAAccelerator", "devices": ids,
-            "parallel_devices": [f"cuda:{i}" for i in ids], "num_nodes": 1, "num_processes": 1,
-            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy"}}
+            "parallel_devices": [f"cuda:{i}" for i in ids],
+            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy", "root_device": "cuda:0"}, **_COMMON}
 
 
 @implementation(name="toy", version="0.1", capabilities=CAPABILITIES, profiles=["lightning-2.2"])
