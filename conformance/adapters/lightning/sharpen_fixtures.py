@@ -5,14 +5,15 @@
 
 For every case of the given fixture files that applies to a profile modelling a release (fabric-2.2, lightning-2.2,
 lightning-1.6, in that order), whose origin is not a regression snapshot and whose `expect` is a plan or an error
-(no any_of, no expect_by_profile), that release's real connector answers the case (record_oracle.py). A case whose
-origin is not that release gets the release in `refs` when parts are added. A part of that answer is added to the
-expectation only when the reference gives the same on every profile the case lists (so the expectation stays true of
-both, and the pinned value's source stays the release): for plans, the accelerator, num_processes, the strategy's name
-and root device, the precision value, the cluster environment's class and global rank, the launcher's kind (null for none);
-for every outcome, the diagnostic codes, made exact. Where the release and the reference differ, nothing is added
-and the case is listed (a difference to look at). Files not written by json.dumps (hand-formatted) are listed and left
-alone. Prints what it did; --dry-run writes nothing.
+(no any_of, no expect_by_profile), that release's real connector answers the case (record_oracle.py). A part of that
+answer is added to the expectation only when the reference gives the same on every profile the case applies to (so
+the expectation stays true of both, and the pinned value's source is the release): for plans, the accelerator,
+num_processes, the strategy's name and root device, the precision value, the cluster environment's class and global
+rank, the launcher's kind (null for none); for errors, the names of the fields both give; for every outcome, the
+diagnostic codes, made exact. A case whose origin is not that release gets the release in `refs` when parts are
+added. Where the release and the reference differ, nothing is added and the case is listed (a difference to look
+at). Files in none of the known layouts (json.dumps, or one case per line) are listed and left alone. Prints what it
+did; --dry-run writes nothing.
 """
 import argparse
 import json
@@ -119,6 +120,13 @@ def sharpen(expect, oracle, refs, why):
         kinds = {json.dumps(l.get("kind")) for l in launchers if isinstance(l, dict)}
         if all(isinstance(l, dict) for l in launchers) and len(kinds) == 1 and "launcher" not in expect["plan"]:
             expect["plan"]["launcher"] = {"kind": launchers[0].get("kind")}
+            added += 1
+    if "error" in expect and oracle.get("status") == "error":
+        names = [k for k in (oracle.get("error", {}).get("fields") or {}) if all(k in (r.get("error", {}).get("fields") or {}) for r in refs)]
+        listed = expect["error"].get("fields", [])
+        missing = [k for k in names if k not in listed]
+        if missing:
+            expect["error"]["fields"] = listed + missing
             added += 1
     if not expect.get("diagnostics_exact"):
         oc = codes(oracle)
