@@ -59,6 +59,7 @@ bool read_expectation(const json& j, const std::string& ptr, Expectation* e, Pro
     if (!read_error(*er, ptr + "/error", &e->error, p)) return false;
   } else if (auto any = j.find("any_of"); any != j.end() && any->is_array()) {
     e->kind = ExpectationKind::kAnyOf;
+    e->any_of_reason = string_at(j, "any_of_reason");
     for (std::size_t i = 0; i < any->size(); ++i) {
       Expectation alt;
       if (!read_expectation((*any)[i], ptr + "/any_of/" + std::to_string(i), &alt, p)) return false;

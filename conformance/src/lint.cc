@@ -41,6 +41,9 @@ struct Checker {
         else error_fields(e);
         break;
       case ExpectationKind::kAnyOf:
+        if (e.any_of_reason.empty())
+          problem(e.pointer + "/any_of", "any_of accepts more than one answer: say why each is right in any_of_reason, or split "
+                                         "the expectation by profile (expect_by_profile)");
         for (const auto& alt : e.any_of) expectation(alt);
         break;
     }

@@ -99,6 +99,7 @@ INSTANTIATE_TEST_SUITE_P(
         LintCase{"bad-regex", "strategy/x.json", "/cases/0/expect/error/message_regex", "not a valid ECMAScript regex"},
         LintCase{"unreadable-given", "strategy/x.json", "/cases/0/given", "/flags/devices"},
         LintCase{"present-and-absent", "strategy/x.json", "/cases/0/expect", "both diagnostics and diagnostics_absent"},
+        LintCase{"any-of-without-reason", "strategy/x.json", "/cases/0/expect/any_of", "say why each is right in any_of_reason"},
         LintCase{"error-flag-field-missing", "strategy/x.json", "/cases/0/expect/error/fields",
                  "error 'err_strategy_unknown' names the flags of its catalogue template; list strategy too"}),
     [](const ::testing::TestParamInfo<LintCase>& i) {

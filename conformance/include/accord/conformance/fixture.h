@@ -29,6 +29,7 @@ struct Expectation {
   nlohmann::json plan = nlohmann::json::object();  ///< kPlan: the partial plan
   ErrorExpectation error;                          ///< kError
   std::vector<Expectation> any_of;                 ///< kAnyOf: at least one must hold
+  std::string any_of_reason;                       ///< kAnyOf: why more than one answer is right (lint requires it)
   std::vector<std::string> diagnostics;            ///< codes that must appear
   std::vector<std::string> diagnostics_absent;     ///< codes that must not appear
   bool diagnostics_exact = false;                  ///< the set of codes must equal `diagnostics`
