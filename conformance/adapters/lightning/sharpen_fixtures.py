@@ -5,7 +5,8 @@
 
 For every case of the given fixture files that applies to a profile modelling a release (fabric-2.2, lightning-2.2,
 lightning-1.6, in that order), whose origin is not a regression snapshot and whose `expect` is a plan or an error
-(no any_of, no expect_by_profile), that release's real connector answers the case (record_oracle.py). A part of that
+(no any_of), that release's real connector answers the case (record_oracle.py); a profile with its own
+`expect_by_profile` entry is not one `expect` answers for. A part of that
 answer is added to the expectation only when the reference gives the same on every profile the case applies to (so
 the expectation stays true of both, and the pinned value's source is the release): for plans, the accelerator,
 num_processes, the strategy's name and root device, the precision value, the cluster environment's class and global
@@ -46,7 +47,9 @@ DEFAULT_PROFILES = ["spec", "lightning-1.6"]  # a case listing no profiles (refe
 
 
 def profiles_of(case):
-    return case.get("profiles") or DEFAULT_PROFILES
+    """The profiles the case's `expect` answers for: those it applies to, less those with their own expectation."""
+    own = case.get("expect_by_profile") or {}
+    return [p for p in case.get("profiles") or DEFAULT_PROFILES if p not in own]
 
 
 def oracle_of(case):
