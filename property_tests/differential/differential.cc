@@ -127,6 +127,8 @@ Report run(Side& a, Side& b, const Options& opt) {
   for (int k = 0; k < opt.cases && !stopped(); ++k) {
     rc::Shrinkable<ref::Case> s = stream.next();
     ref::Case c = s.value();
+    // Progress counts generated cases, asked or skipped, so that a run of skips still moves the bar.
+    if (opt.progress && (k % 50 == 0 || k + 1 == opt.cases)) opt.progress(static_cast<std::uint64_t>(k + 1), static_cast<std::uint64_t>(opt.cases));
     if (auto lacking = lacked(a, b, c); !lacking.empty()) {  // a side said it cannot run such a case: not asked
       ++r.skipped;
       for (const auto& tag : lacking) ++r.skipped_by[tag];
@@ -136,7 +138,6 @@ Report run(Side& a, Side& b, const Options& opt) {
     if (stopped()) break;
     ++r.cases;
     std::string kind = difference_kind(ra, rb);
-    if (opt.progress && (k % 50 == 0 || k + 1 == opt.cases)) opt.progress(static_cast<std::uint64_t>(k + 1), static_cast<std::uint64_t>(opt.cases));
     if (kind.empty()) continue;
     ++r.differing;
     auto it = std::find_if(r.findings.begin(), r.findings.end(), [&](const Finding& f) { return f.kind == kind; });

@@ -94,9 +94,15 @@ TEST(Run, CasesUsingACapabilityASideLacksAreNotAskedAndCountedApart) {
   Options opt;
   opt.cases = 400;
   opt.seed = 11;
+  std::vector<std::uint64_t> told;  // progress counts every generated case, skipped ones too
+  opt.progress = [&](std::uint64_t done, std::uint64_t total) {
+    told.push_back(done);
+    EXPECT_EQ(total, 400u);
+  };
   Report r = run(x, y, opt);
   EXPECT_GT(r.skipped, 0);
   EXPECT_EQ(r.cases + r.skipped, 400);
+  EXPECT_EQ(told, (std::vector<std::uint64_t>{1, 51, 101, 151, 201, 251, 301, 351, 400}));
   EXPECT_EQ(r.differing, 0);  // the same resolver on both sides: nothing differs among the cases asked
   EXPECT_GT(r.skipped_by["flag:amp_backend"], 0);
   EXPECT_GT(r.skipped_by["env:slurm"], 0);
