@@ -79,4 +79,6 @@ std::string json_text(const json& j) {
   return out;
 }
 
+std::string value_text(const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : json_text(j); }
+
 }  // namespace accord::reference

@@ -45,6 +45,13 @@ TEST(BigIntJson, JsonTextIsDumpWithTheDigits) {
                           R"("z":[100000000000000000000]})");
 }
 
+TEST(BigIntJson, ValueTextShowsStringsBareAndTheRestAsJson) {
+  EXPECT_EQ(value_text(nlohmann::json("no \"quotes\" added")), "no \"quotes\" added");
+  EXPECT_EQ(value_text(nlohmann::json(42)), "42");
+  EXPECT_EQ(value_text(integer_json("18446744073709551616")), "18446744073709551616");
+  EXPECT_EQ(value_text(nlohmann::json::array({1, "a"})), "[1,\"a\"]");
+}
+
 TEST(BigIntJson, FlagValuesRoundTrip) {
   json given = {{"flags", {{"devices", integer_json("100000000000000000000")}, {"num_nodes", integer_json("-18446744073709551616")}}}};
   Case c;

@@ -5,12 +5,7 @@
 #include "accord/reference/big_int_json.h"
 
 namespace accord::conformance {
-namespace {
 using nlohmann::json;
-
-std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : reference::json_text(j); }
-
-}  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
   // 1 = needs an escape: control characters, '"' and '\\' (nlohmann's dump() escapes exactly these).
@@ -59,7 +54,7 @@ bool parse_handshake(const std::string& line, ImplementationInfo* info, std::str
     return false;
   }
   if (j.value("ok", json()) != true) {
-    *error = "implementation refused the handshake: " + text_of(j.value("error", json("no reason given")));
+    *error = "implementation refused the handshake: " + reference::value_text(j.value("error", json("no reason given")));
     return false;
   }
   if (j.value("protocol", json()) != kProtocolVersion) {
@@ -73,8 +68,8 @@ bool parse_handshake(const std::string& line, ImplementationInfo* info, std::str
   }
   ImplementationInfo out;
   out.name = impl["name"].get<std::string>();
-  out.version = text_of(impl.value("version", json("")));
-  out.language = text_of(impl.value("language", json("")));
+  out.version = reference::value_text(impl.value("version", json("")));
+  out.language = reference::value_text(impl.value("language", json("")));
   const json caps = impl.value("capabilities", json::array());
   if (!caps.is_array()) {
     *error = "/implementation/capabilities must be a list of strings";
@@ -108,10 +103,10 @@ Reply parse_reply(const std::string& line) {
     r.outcome = std::move(*o);
   } else if (auto s = j.find("skipped"); s != j.end()) {
     r.kind = ReplyKind::kSkipped;
-    r.message = text_of(*s);
+    r.message = reference::value_text(*s);
   } else if (auto e = j.find("errored"); e != j.end()) {
     r.kind = ReplyKind::kErrored;
-    r.message = text_of(*e);
+    r.message = reference::value_text(*e);
   } else {
     r.message = "reply has none of outcome, skipped, errored: " + line.substr(0, 200);
   }

@@ -22,8 +22,6 @@ using nlohmann::json;
 constexpr std::size_t kMaxBatch = 4096;     ///< lines answered between two writes
 constexpr std::size_t kParallelFrom = 64;   ///< smaller batches are answered on the calling thread
 
-std::string text_of(const json& j) { return j.is_string() ? j.get<std::string>() : reference::json_text(j); }
-
 /// Appends the rest of a reply line after `{"id":<id>` without building a reply object.
 void write_reply_tail(std::string& out, const AdapterResult& r, const std::string& outcome_text) {
   switch (r.status) {
@@ -102,7 +100,7 @@ bool answer(const std::string& line, std::string& out, Adapter& impl, const std:
   const json& c = field("case");
   thread_local std::string text;
   text.clear();
-  AdapterResult r = impl.resolve_text(text_of(id), p.is_string() ? p.get_ref<const std::string&>() : default_profile,
+  AdapterResult r = impl.resolve_text(reference::value_text(id), p.is_string() ? p.get_ref<const std::string&>() : default_profile,
                                       c.is_null() ? kEmptyCase : c, &text);
   write_reply(out, id, r, text);
   return true;

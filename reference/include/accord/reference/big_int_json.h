@@ -25,5 +25,7 @@ nlohmann::json integer_json(std::string_view digits);
 bool big_int_text(const nlohmann::json& j, std::string* digits);
 /// `j.dump()`, except that big integers are written as their digits.
 std::string json_text(const nlohmann::json& j);
+/// A string's own characters, any other value as json_text writes it (how a message or an id is shown).
+std::string value_text(const nlohmann::json& j);
 
 }  // namespace accord::reference
