@@ -112,6 +112,12 @@ void charge_late_faults(Adapter& adapter, std::optional<CaseResult>& held) {
 void work(Adapter& adapter, RunState& st) {
   const bool trace = adapter.info().capabilities.count("trace") > 0;
   std::optional<CaseResult> held;
+  auto hand_over = [&](CaseResult r) {  // held until the adapter's next reply, then emitted (see emit)
+    if (st.options.fail_fast && is_bad(r.verdict)) stop_run(st, "--fail-fast");  // now, not when it is emitted
+    charge_late_faults(adapter, held);
+    if (held) emit(st, std::move(*held));
+    held = std::move(r);
+  };
   Fixture scratch;
   for (;;) {
     if (st.stop || interrupt_signal()) break;
@@ -123,9 +129,7 @@ void work(Adapter& adapter, RunState& st) {
     if (!st.cases.at(i, scratch, &fp, &unreadable)) {  // a packed case that no longer reads: said, never passed
       CaseResult r;
       r.id = *st.cases.ids[i], r.verdict = Verdict::kErrored, r.message = unreadable, r.index = i;
-      charge_late_faults(adapter, held);
-      if (held) emit(st, std::move(*held));
-      held = std::move(r);
+      hand_over(std::move(r));
       continue;
     }
     const Fixture& f = *fp;
@@ -148,10 +152,7 @@ void work(Adapter& adapter, RunState& st) {
     CaseResult r = judge(f, st.options.profile, ar, st.options.divergences, trace);
     r.seconds = since(t0);
     r.index = i;
-    if (st.options.fail_fast && is_bad(r.verdict)) stop_run(st, "--fail-fast");  // now, not when it is emitted
-    charge_late_faults(adapter, held);
-    if (held) emit(st, std::move(*held));
-    held = std::move(r);
+    hand_over(std::move(r));
   }
   adapter.stop();  // a second reply sent just before the implementation exits is still charged
   charge_late_faults(adapter, held);
