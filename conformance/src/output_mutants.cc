@@ -5,31 +5,13 @@
 #include <map>
 
 #include "accord/conformance/runner.h"
+#include "accord/reference/big_int_json.h"
 #include "accord/reference/diagnostic.h"
+#include "reporters/common.h"
 
 namespace accord::conformance {
 namespace {
 using nlohmann::json;
-
-/// The rows of the table, by name (OutputMutant is the row's position).
-enum class Id {
-#define ACCORD_OUTPUT_MUTANT(Name, Wire, What) k##Name,
-#include "../tables/output_mutants.def"
-};
-
-struct Row {
-  Id id;
-  const char* wire;
-  const char* meaning;
-};
-
-const std::vector<Row>& rows() {
-  static const std::vector<Row> r = {
-#define ACCORD_OUTPUT_MUTANT(Name, Wire, What) {Id::k##Name, Wire, What},
-#include "../tables/output_mutants.def"
-  };
-  return r;
-}
 
 /// The object at `ptr` when it is one (else null): where a class changes a plan.
 json* object_at(json& o, const char* ptr) {
@@ -49,7 +31,7 @@ std::string lookup(const std::map<std::string, std::string>& table, const std::s
   return it == table.end() ? otherwise : it->second;
 }
 
-void strategy_sibling(json& o) {
+void change_StrategySibling(json& o) {
   json* s = object_at(o, "/plan/strategy");
   json* name = string_member(s, "name");
   if (!name) return;
@@ -71,7 +53,7 @@ void strategy_sibling(json& o) {
   if (json* family = string_member(s, "family"); family && *family == was) *family = now;
 }
 
-void precision_changed(json& o) {
+void change_PrecisionChanged(json& o) {
   json* value = string_member(object_at(o, "/plan/precision"), "value");
   if (!value) return;
   static const std::map<std::string, std::string> other = {
@@ -82,7 +64,7 @@ void precision_changed(json& o) {
   *value = lookup(other, *value, "32");
 }
 
-void accelerator_swapped(json& o) {
+void change_AcceleratorSwapped(json& o) {
   json* acc = string_member(object_at(o, "/plan"), "accelerator");
   if (acc) *acc = *acc == "cpu" ? "gpu" : "cpu";
 }
@@ -92,9 +74,9 @@ void one_more(json* obj, const char* key) {
   if (obj && obj->contains(key) && (*obj)[key].is_number_integer()) (*obj)[key] = (*obj)[key].get<long long>() + 1;
 }
 
-void processes_off_by_one(json& o) { one_more(object_at(o, "/plan"), "num_processes"); }
+void change_ProcessesOffByOne(json& o) { one_more(object_at(o, "/plan"), "num_processes"); }
 
-void root_device_moved(json& o) {
+void change_RootDeviceMoved(json& o) {
   json* root = string_member(object_at(o, "/plan/strategy"), "root_device");
   if (!root) return;
   std::string text = *root;
@@ -105,19 +87,19 @@ void root_device_moved(json& o) {
   *root = text.substr(0, colon + 1) + std::to_string(std::stol(text.substr(colon + 1)) + 1);
 }
 
-void rank_off_by_one(json& o) { one_more(object_at(o, "/plan/cluster_environment"), "global_rank"); }
+void change_RankOffByOne(json& o) { one_more(object_at(o, "/plan/cluster_environment"), "global_rank"); }
 
-void cluster_env_swapped(json& o) {
+void change_ClusterEnvSwapped(json& o) {
   json* cls = string_member(object_at(o, "/plan/cluster_environment"), "class");
   if (cls) *cls = *cls == "LightningEnvironment" ? "SLURMEnvironment" : "LightningEnvironment";
 }
 
-void launcher_dropped(json& o) {
+void change_LauncherDropped(json& o) {
   json* plan = object_at(o, "/plan");
   if (plan && plan->contains("launcher") && !(*plan)["launcher"].is_null()) (*plan)["launcher"] = nullptr;
 }
 
-void diagnostic_dropped(json& o) {
+void change_DiagnosticDropped(json& o) {
   if (o.contains("diagnostics") && o["diagnostics"].is_array() && !o["diagnostics"].empty()) o["diagnostics"].erase(0);
 }
 
@@ -136,20 +118,35 @@ std::string first_code(reference::Severity s, const json& o, const std::string& 
   return "";  // LCOV_EXCL_LINE the catalogue has more codes of each severity than any outcome carries
 }
 
-void spurious_warning(json& o) {
+void change_SpuriousWarning(json& o) {
   if (o.value("status", "") != "ok" || !o.contains("diagnostics") || !o["diagnostics"].is_array()) return;
   std::string code = first_code(reference::Severity::kWarning, o, "");
   o["diagnostics"].push_back({{"code", code}, {"severity", "warning"}, {"message", "a warning no rule gives"}, {"fields", json::object()}});
 }
 
-void error_code_swapped(json& o) {
+void change_ErrorCodeSwapped(json& o) {
   json* code = string_member(object_at(o, "/error"), "code");
   if (code) *code = first_code(reference::Severity::kError, o, *code);
 }
 
-void error_field_dropped(json& o) {
+void change_ErrorFieldDropped(json& o) {
   json* fields = object_at(o, "/error/fields");
   if (fields && !fields->empty()) fields->erase(fields->begin());
+}
+
+/// A row of the table: its wire id, what it answers, and the change (the function named after the row).
+struct Row {
+  const char* wire;
+  const char* meaning;
+  void (*change)(json& outcome);
+};
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> r = {
+#define ACCORD_OUTPUT_MUTANT(Name, Wire, What) {Wire, What, &change_##Name},
+#include "../tables/output_mutants.def"
+  };
+  return r;
 }
 
 }  // namespace
@@ -175,21 +172,26 @@ std::optional<OutputMutant> parse_output_mutant(const std::string& wire) {
 json mutate_outcome(OutputMutant m, const json& outcome) {
   json o = outcome;
   if (!o.is_object()) return o;
-  switch (rows()[static_cast<std::size_t>(m)].id) {
-    case Id::kStrategySibling: strategy_sibling(o); break;
-    case Id::kPrecisionChanged: precision_changed(o); break;
-    case Id::kAcceleratorSwapped: accelerator_swapped(o); break;
-    case Id::kProcessesOffByOne: processes_off_by_one(o); break;
-    case Id::kRootDeviceMoved: root_device_moved(o); break;
-    case Id::kRankOffByOne: rank_off_by_one(o); break;
-    case Id::kClusterEnvSwapped: cluster_env_swapped(o); break;
-    case Id::kLauncherDropped: launcher_dropped(o); break;
-    case Id::kDiagnosticDropped: diagnostic_dropped(o); break;
-    case Id::kSpuriousWarning: spurious_warning(o); break;
-    case Id::kErrorCodeSwapped: error_code_swapped(o); break;
-    case Id::kErrorFieldDropped: error_field_dropped(o); break;
-  }
+  rows()[static_cast<std::size_t>(m)].change(o);
   return o;
+}
+
+bool check_output_mutant_floors(const OutputMutantReport& r, const json& floors, std::vector<std::string>* shortfalls,
+                                std::string* error) {
+  if (!floors.is_object() || !floors.contains("floors") || !floors["floors"].is_object())
+    return *error = "/floors: expected an object of classes", false;
+  for (const auto& [cls, per_profile] : floors["floors"].items()) {
+    auto m = parse_output_mutant(cls);
+    if (!m || !per_profile.is_object()) return *error = "/floors/" + cls + ": unknown class or not an object", false;
+    for (const auto& [profile, floor] : per_profile.items()) {
+      if (!floor.is_number()) return *error = "/floors/" + cls + "/" + profile + ": not a number", false;
+      for (const auto& t : r.tallies)
+        if (t.mutant == *m && t.profile == profile && t.share() * 100 + 1e-9 < floor.get<double>())
+          shortfalls->push_back(cls + " on " + profile + ": caught " + std::to_string(t.caught) + " of " + std::to_string(t.changed) +
+                                " (" + detail::percent(t.caught, t.changed) + "), below the floor " + reference::json_text(floor) + "%");
+    }
+  }
+  return true;
 }
 
 OutputMutantReport measure_output_mutants(const std::vector<Fixture>& fixtures, Adapter& impl,

@@ -84,6 +84,13 @@ std::string duration_text(double seconds) {
   return buf;
 }
 
+std::string percent(std::size_t n, std::size_t of) {
+  if (of == 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(n) / static_cast<double>(of));
+  return buf;
+}
+
 bool StreamedFile::open(const std::string& path, std::string* error) {
   path_ = path;
   out_.open(path, std::ios::trunc);

@@ -28,6 +28,8 @@ extern const char* const kPageStyle;
 std::string filter_box(const std::string& placeholder);
 /// `1.23 s` / `45 ms`.
 std::string duration_text(double seconds);
+/// `12.5%` (of `of`, one decimal), or `-` when `of` is 0.
+std::string percent(std::size_t n, std::size_t of);
 
 /// A report file: append() writes through (flushed) so a cut-short run keeps what it had;
 /// replace() writes the final text to `path.tmp` and renames it over `path`.

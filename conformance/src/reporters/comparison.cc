@@ -1,7 +1,6 @@
 // comparison.cc: `accord compare` as text and markdown: the implementations, agreement per pair, the differing
 // fields grouped by field and by rule, then each differing case with its fields, input and reproducing command.
 #include <algorithm>
-#include <cstdio>
 
 #include "accord/reference/big_int_json.h"
 #include "reporters/comparison_parts.h"
@@ -53,13 +52,6 @@ std::string field_value(const FieldDifference& d, std::size_t k, std::size_t max
 
 namespace {
 using namespace detail;
-
-std::string percent(std::size_t same, std::size_t of) {
-  if (of == 0) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * static_cast<double>(same) / static_cast<double>(of));
-  return buf;
-}
 
 std::string joined(const std::vector<std::string>& v) {
   std::string out;

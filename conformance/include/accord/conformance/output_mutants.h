@@ -57,6 +57,16 @@ struct OutputMutantReport {
   std::vector<OutputMutantTally> tallies;  ///< per class, then per profile
 };
 
+/// The report as `text`, `markdown` or `json`, listing at most `missed` missed case ids per class and profile.
+std::string render_output_mutants(const OutputMutantReport& r, const std::string& format, int missed);
+
+/// Checks `floors`, `{"floors": {"<class>": {"<profile>": percent}}}`, against `r`. False with `error`
+/// (`/floors/<class>: ...`) when the document is not of that shape or names an unknown class; otherwise true, with one
+/// line per share below its floor in `shortfalls` (`strategy-sibling on spec: caught 33 of 89 (37.1%), below the floor
+/// 40%`).
+bool check_output_mutant_floors(const OutputMutantReport& r, const nlohmann::json& floors, std::vector<std::string>* shortfalls,
+                                std::string* error);
+
 /// Resolves every case of `fixtures` that applies to each of `profiles` on `impl` (started), keeps the cases whose
 /// outcome passes, and judges each class's change of that outcome against the case's expectation.
 OutputMutantReport measure_output_mutants(const std::vector<Fixture>& fixtures, Adapter& impl,
