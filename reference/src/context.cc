@@ -55,7 +55,7 @@ void Resolution::note(DiagCode code, std::vector<Field> f) {
 
 std::optional<ClassInfo> Input::class_of(const Instance& inst) const {
   if (!inst.known) return std::nullopt;  // no table has the name
-  return class_by_name(inst.cls, pol);    // the row of this profile's Lightning (the tables' Gate columns)
+  return class_at(inst.row, pol);         // the row of this profile's Lightning (the tables' Gate columns)
 }
 
 bool AcceleratorFlag::is(AcceleratorId a, const Policy& pol) const {

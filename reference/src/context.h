@@ -109,7 +109,14 @@ struct Resolution : Input, Journal {
 /// validate_flags, validate_plugins, validate_amp, validate_devices (construct_instances and check_determinism_flags
 /// before them write no field); each field names the steps that write it.
 struct FinalFlags {
-  std::vector<PyValue> plugins;  ///< validate_flags: the plugins flag as a list
+  /// validate_flags: the plugins flag as a list (the case's own values, which outlive the resolution).
+  struct Plugins {
+    const PyValue* first = nullptr;
+    size_t n = 0;
+    const PyValue* begin() const { return first; }
+    const PyValue* end() const { return first + n; }
+    size_t size() const { return n; }
+  } plugins;
   /// validate_flags (`strategy=`, `accelerator=<strategy>`), validate_plugins (a strategy plugin): lower-cased
   /// string, instance, or another value; absent = None.
   PyValue strategy_flag;

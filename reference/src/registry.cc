@@ -237,12 +237,16 @@ const ClassRows& class_rows() {
 }
 }  // namespace
 
-std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p) {
+int class_row(std::string_view cls) { return class_rows().first.find(cls).value_or(-1); }
+
+std::optional<ClassInfo> class_at(int first_row, const Policy& p) {
   const ClassRows& all = class_rows();
-  for (auto k = all.first.find(cls).value_or(-1); k >= 0; k = all.rows[static_cast<size_t>(k)].next)
+  for (auto k = first_row; k >= 0; k = all.rows[static_cast<size_t>(k)].next)
     if (all.rows[static_cast<size_t>(k)].gate.holds(p)) return all.rows[static_cast<size_t>(k)].info;
   return std::nullopt;
 }
+
+std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p) { return class_at(class_row(cls), p); }
 
 namespace {
 struct ConstructorArgs { const char* cls; const char* args; PolicyGate gate; };

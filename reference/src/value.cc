@@ -23,6 +23,7 @@ PyValue PyValue::instance(std::string cls, std::map<std::string, PyValue> args) 
   in->cls = std::move(cls);
   in->args = std::move(args);
   in->known = class_by_name(in->cls);
+  in->row = class_row(in->cls);
   v.inst = std::move(in);
   return v;
 }

@@ -54,7 +54,7 @@ bool validate(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   return true;
 }
 
-bool choose(Resolution& c, Selection& sel, RuleId r, PrecisionPluginId id, const std::string& value) {
+bool choose(Resolution& c, Selection& sel, RuleId r, PrecisionPluginId id, std::string_view value) {
   c.fire(r);
   sel.precision_plan.plugin = row(id).cls;
   sel.precision_plan.value = value;
@@ -105,9 +105,11 @@ void given_plugin_details(const FinalFlags& flags, Selection& sel, PrecisionPlug
   }
 }
 
+bool half_or_unset(Resolution& c, const FinalFlags& flags, Selection& sel, const PyValue& p);
+
 // PL 1.6.5 accelerator_connector.py _check_and_init_precision, first match wins.
 bool select(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  PyValue p = flags.precision;
+  const PyValue& p = flags.precision;
   // `isinstance(flag, PrecisionPlugin)`: any other value from a strategy instance falls through to step 2.
   if (auto plugin_row = instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
     auto id = static_cast<PrecisionPluginId>(*plugin_row);
@@ -142,8 +144,14 @@ bool select(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (is16(p) && sel.accelerator_flag_is(AcceleratorId::kCpu, c.pol)) {
     c.fire(RuleId::kCpu16ToBf16);
     c.note(DiagCode::kCpuPrecision16);
-    p = PyValue::string("bf16");
+    static const PyValue kBf16 = PyValue::string("bf16");
+    return half_or_unset(c, flags, sel, kBf16);
   }
+  return half_or_unset(c, flags, sel, p);
+}
+
+// The rest of select(): 16 or bf16 mixed precision, else no plugin matches. `p` is the flag, or bf16 in place of 16 on the CPU.
+bool half_or_unset(Resolution& c, const FinalFlags& flags, Selection& sel, const PyValue& p) {
   if ((is16(p) || isbf16(p)) && !flags.amp_type.empty()) return mixed(c, flags, sel, p);
   if (is16(p) || isbf16(p)) {
     // 1.6.5 logs the AMP info before looking at the (None) amp type: the 16-bit text reads `amp_type.value` and fails.

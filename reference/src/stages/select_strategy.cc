@@ -1,5 +1,6 @@
 // select_strategy.cc: stage 2c: default strategy, fallbacks, Horovod, instantiation, component checks.
 #include <algorithm>
+#include <deque>
 
 #include "../context.h"
 
@@ -7,10 +8,10 @@ namespace accord::reference::detail {
 namespace {
 
 /// `SingleDeviceStrategy(device=...)` and its kin. The few (class, device) pairs are built once per thread and
-/// shared: copying the value only bumps the instance's reference count.
-PyValue single(StrategyClass cls, std::string_view device) {
+/// shared by reference (a deque: a value once built never moves).
+const PyValue& single(StrategyClass cls, std::string_view device) {
   struct Built { StrategyClass cls; std::string device; PyValue value; };
-  thread_local std::vector<Built> built;  // cpu, cuda:N, hpu, xla:N: a short list, scanned without building a key
+  thread_local std::deque<Built> built;  // cpu, cuda:N, hpu, xla:N: a short list, scanned without building a key
   for (const auto& b : built)
     if (b.cls == cls && b.device == device) return b.value;
   std::string d(device);
@@ -18,13 +19,22 @@ PyValue single(StrategyClass cls, std::string_view device) {
   return built.back().value;
 }
 
+/// A registered strategy name as the value default_choice puts in the flag's place, built once.
+template <const char* kName>
+const PyValue& name_value() {
+  static const PyValue v = PyValue::string(kName);
+  return v;
+}
+constexpr char kIpuStrategy[] = "ipu_strategy", kHpuParallel[] = "hpu_parallel", kTpuSpawn[] = "tpu_spawn",
+               kHorovodName[] = "horovod", kDdpName[] = "ddp", kDdpSpawnName[] = "ddp_spawn";
+
 /// The strategy flag as select_strategy completes it, local to the step: the final flag, or (copied on the first change)
 /// the value the default or a fallback puts in its place.
 struct StrategyChoice {
   const PyValue* flag;
   std::optional<PyValue> own;
   const PyValue& value() const { return *flag; }
-  void set(PyValue v) { flag = &own.emplace(std::move(v)); }
+  void set(const PyValue& v) { flag = &v; }  // a value that outlives the step (default_choice's)
   void set_name(const char* name) {
     if (!own) flag = &own.emplace(*flag);
     own->str = name;
@@ -32,24 +42,24 @@ struct StrategyChoice {
 };
 
 // PL 1.6.5 accelerator_connector.py _choose_strategy, only when no strategy was given.
-PyValue default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
+const PyValue& default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   size_t n = sel.parallel_devices.size();
-  auto pick = [&](RuleId r, PyValue v) { c.fire(r); return v; };
-  if (sel.accelerator_flag_is(AcceleratorId::kIpu, c.pol)) return pick(RuleId::kDefaultIpu, PyValue::string("ipu_strategy"));
+  auto pick = [&](RuleId r, const PyValue& v) -> const PyValue& { c.fire(r); return v; };
+  if (sel.accelerator_flag_is(AcceleratorId::kIpu, c.pol)) return pick(RuleId::kDefaultIpu, name_value<kIpuStrategy>());
   if (sel.accelerator_flag_is(AcceleratorId::kHpu, c.pol))
-    return n > 1 ? pick(RuleId::kDefaultHpuParallel, PyValue::string("hpu_parallel"))
+    return n > 1 ? pick(RuleId::kDefaultHpuParallel, name_value<kHpuParallel>())
                  : pick(RuleId::kDefaultHpuSingle, single(StrategyClass::kHpuSingle, "hpu"));
   if (sel.accelerator_flag_is(AcceleratorId::kTpu, c.pol))
-    return n > 1 ? pick(RuleId::kDefaultTpuSpawn, PyValue::string("tpu_spawn"))
+    return n > 1 ? pick(RuleId::kDefaultTpuSpawn, name_value<kTpuSpawn>())
                  : pick(RuleId::kDefaultTpuSingle, single(StrategyClass::kSingleTpu, n ? "xla:" + sel.parallel_devices[0] : "xla"));
   if (c.in.hardware.has_package("horovod") && (c.env_var("OMPI_COMM_WORLD_RANK") || c.env_var("HOROVOD_RANK")))
-    return pick(RuleId::kDefaultHorovod, PyValue::string("horovod"));
-  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, PyValue::string("ddp"));
+    return pick(RuleId::kDefaultHorovod, name_value<kHorovodName>());
+  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, name_value<kDdpName>());
   if (n <= 1) {
     std::string dev = sel.accelerator_flag_is(AcceleratorId::kGpu, c.pol) && n ? sel.parallel_devices[0] : "cpu";
     return pick(RuleId::kDefaultSingleDevice, single(StrategyClass::kSingleDevice, dev));
   }
-  return pick(RuleId::kDefaultDdpSpawn, PyValue::string("ddp_spawn"));
+  return pick(RuleId::kDefaultDdpSpawn, name_value<kDdpSpawnName>());
 }
 
 std::optional<StrategyClass> registered_class(const Input& c, const std::string& name) {

@@ -183,10 +183,10 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
 bool validate22_flags(Resolution& c, FinalFlags& flags) {
   const PyValue& pl = c.in.flags.plugins;
   if (pl.kind == PyValue::Kind::kList) {
-    flags.plugins = pl.list;
+    flags.plugins = {pl.list.data(), pl.list.size()};
   } else if (!pl.is_none()) {
     c.fire(RuleId::kPluginsWrap);
-    flags.plugins = {pl};
+    flags.plugins = {&pl, 1};
   }
   // Checked after the accelerator is resolved (select22_accelerator); kept here as Lightning stores them.
   const PyValue& n = c.in.flags.num_nodes;

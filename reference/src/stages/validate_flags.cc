@@ -216,10 +216,10 @@ bool check_keywords(Resolution& c) {
 bool validate_flags(Resolution& c, FinalFlags& flags) {
   const PyValue& pl = c.in.flags.plugins;
   if (pl.kind == PyValue::Kind::kList) {
-    flags.plugins = pl.list;
+    flags.plugins = {pl.list.data(), pl.list.size()};
   } else if (!pl.is_none()) {
     c.fire(RuleId::kPluginsWrap);
-    flags.plugins = {pl};
+    flags.plugins = {&pl, 1};
   }
   return intake_strategy(c, flags) && intake_accelerator(c, flags) && intake_precision(c, flags);
 }

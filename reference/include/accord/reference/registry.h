@@ -123,6 +123,10 @@ struct ClassInfo {
 std::optional<ClassInfo> class_by_name(std::string_view cls);
 /// The class of that name in the profile whose policies are `p` (the first row of that name whose gate holds).
 std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p);
+/// The first class row of that name over every table (-1: none), for class_at: what an instance looks up once.
+int class_row(std::string_view cls);
+/// class_by_name(cls, p) from the first row of the name (class_row(cls)): no name is hashed or compared.
+std::optional<ClassInfo> class_at(int first_row, const Policy& p);
 /// The keyword arguments the constructor of `cls` takes (tables/constructor_args.def): `*` for any (**kwargs),
 /// else `|`-separated names ("" for none); nullptr for a class without a row.
 const char* constructor_args(std::string_view cls);

@@ -57,6 +57,8 @@ struct Instance {
   /// What `cls` denotes in the rule tables (class_by_name), looked up once when the instance is built; nullopt for a
   /// class the tables do not know.
   std::optional<ClassInfo> known;
+  /// The first row of `cls` among the class tables (class_row), looked up with `known`; -1 for an unknown class.
+  int row = -1;
   /// The argument `name`, or an absent value.
   const PyValue& arg(std::string_view name) const;
 };
