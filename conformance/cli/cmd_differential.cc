@@ -3,10 +3,13 @@
 // `accord generate` prints the same case stream.
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/interrupt.h"
@@ -32,10 +35,12 @@ struct DifferentialOptions {
   double timeout = 10;
   int shrink_steps = 2000;
   bool without_packages = false;
+  bool timing = false;
 };
 
-std::unique_ptr<cf::Adapter> start(const std::string& impl, double timeout, std::string* error) {
+std::unique_ptr<cf::Adapter> start(const std::string& impl, double timeout, bool timing, std::string* error) {
   auto a = impl == "reference" ? cf::make_reference_adapter() : cf::make_subprocess_adapter(impl, timeout);
+  a->ask_timing(timing);
   if (!a->start(error)) return nullptr;
   return a;
 }
@@ -43,6 +48,35 @@ std::unique_ptr<cf::Adapter> start(const std::string& impl, double timeout, std:
 bool known_profile(const std::string& p) {
   reference::Profile unused;
   return reference::parse_profile(p, &unused);
+}
+
+/// The q-quantile (0..1) of sorted values, nearest rank.
+double quantile(const std::vector<std::int64_t>& sorted, double q) {
+  return static_cast<double>(sorted[static_cast<size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5)]);
+}
+
+/// `--timing`: each side's own time per case (the reply's elapsed_ns), median and 10th/90th percentiles, and the
+/// ratio of the medians, over the cases both sides timed.
+void print_timing(const df::Report& r, const DifferentialOptions& o) {
+  if (r.elapsed_baseline.empty()) {
+    std::cout << "# timing: no case was timed by both sides (an implementation that does not report elapsed_ns: PROTOCOL.md, "
+                 "\"Timing mode\")\n";
+    return;
+  }
+  auto line = [](const std::string& who, std::vector<std::int64_t> v) {
+    std::sort(v.begin(), v.end());
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(2) << "#   " << who << ": median " << quantile(v, 0.5) / 1000 << " us (10th-90th percentile "
+      << quantile(v, 0.1) / 1000 << "-" << quantile(v, 0.9) / 1000 << " us)\n";
+    std::cout << s.str();
+    return quantile(v, 0.5);
+  };
+  std::cout << "# timing: each side's own time per case, over the " << r.elapsed_baseline.size() << " cases both timed\n";
+  double a = line(o.against + " [" + o.against_profile + "]", r.elapsed_baseline);
+  double b = line(o.impl + " [" + o.impl_profile + "]", r.elapsed_other);
+  std::ostringstream ratio;
+  ratio << std::fixed << std::setprecision(1) << (a > 0 ? b / a : 0.0);
+  std::cout << "#   ratio of the medians (impl / against): " << ratio.str() << "\n";
 }
 
 int run_differential(DifferentialOptions o) {
@@ -55,9 +89,9 @@ int run_differential(DifferentialOptions o) {
     }
   std::string error;
   cf::install_interrupt_handlers();
-  auto base = start(o.against, o.timeout, &error);
+  auto base = start(o.against, o.timeout, o.timing, &error);
   if (!base) return std::cerr << "accord differential: cannot start '" << o.against << "': " << error << "\n", 2;
-  auto other = start(o.impl, o.timeout, &error);
+  auto other = start(o.impl, o.timeout, o.timing, &error);
   if (!other) return std::cerr << "accord differential: cannot start '" << o.impl << "': " << error << "\n", 2;
   df::Side a{base.get(), o.against_profile, o.against};
   df::Side b{other.get(), o.impl_profile, o.impl};
@@ -81,6 +115,7 @@ int run_differential(DifferentialOptions o) {
     std::cout << ")\n";
   }
   if (r.stopped) std::cout << "# " << cf::interrupt_text() << " after " << r.cases << " of " << o.cases << " cases\n";
+  if (o.timing) print_timing(r, o);
   json file = {{"description", "accord differential findings: review every expectation before committing (origin regression-snapshot)."},
                {"cases", json::array()}};
   std::set<std::string> ids;
@@ -141,6 +176,8 @@ void register_differential(CLI::App& app) {
   cmd->add_option("--origin", o->origin, "the written fixtures' origin (name the oracle with --expect-from impl, e.g. lightning-1.6.5)")
       ->capture_default_str();
   cmd->add_option("--shrink-steps", o->shrink_steps, "resolutions spent shrinking each kind of difference")->capture_default_str();
+  cmd->add_flag("--timing", o->timing,
+                "ask both sides for their own time per case (PROTOCOL.md, \"Timing mode\") and print the medians and their ratio");
   cmd->add_flag("--without-packages", o->without_packages,
                 "generated cases declare no optional packages: an oracle that cannot fake installed packages (the Lightning adapter) "
                 "then answers every case instead of skipping most");

@@ -35,6 +35,15 @@ TEST(Protocol, ParseReplyKinds) {
   EXPECT_NE(r.message.find("no string id"), std::string::npos);
 }
 
+TEST(Protocol, TimingIsAskedInTheStartLineAndReadFromOutcomeReplies) {
+  EXPECT_EQ(json::parse(start_request(true)), json({{"cmd", "start"}, {"protocol", 1}, {"timing", true}}));
+  EXPECT_EQ(parse_reply(R"({"id": "a", "outcome": {}, "elapsed_ns": 1234})").elapsed_ns, 1234);
+  EXPECT_EQ(parse_reply(R"({"id": "a", "outcome": {}})").elapsed_ns, std::nullopt);
+  EXPECT_EQ(parse_reply(R"({"id": "a", "outcome": {}, "elapsed_ns": -5})").elapsed_ns, std::nullopt);
+  EXPECT_EQ(parse_reply(R"({"id": "a", "outcome": {}, "elapsed_ns": "12"})").elapsed_ns, std::nullopt);
+  EXPECT_EQ(parse_reply(R"({"id": "a", "skipped": "x", "elapsed_ns": 3})").elapsed_ns, std::nullopt);
+}
+
 TEST(Protocol, HandshakeAcceptsVersionOneOnly) {
   ImplementationInfo info;
   std::string err;
@@ -121,6 +130,22 @@ TEST(Serve, ParallelBatchesAnswerInOrderAndStopOnTime) {
   ASSERT_EQ(lines.size(), 402u);  // handshake + cases 0..400, nothing after stop
   EXPECT_EQ(json::parse(lines[1])["id"], "case/0");
   EXPECT_EQ(json::parse(lines[401])["id"], "case/400");
+}
+
+TEST(Serve, TimingModeAddsElapsedNsToOutcomeRepliesOnly) {
+  const std::string cases = "{\"cmd\":\"resolve\",\"id\":\"a\",\"case\":{}}\n{\"cmd\":\"resolve\",\"id\":\"b\",\"profile\":\"nope\"}\n";
+  auto timed = serve_lines(start_request(true) + "\n" + cases);
+  ASSERT_EQ(timed.size(), 3u);
+  ASSERT_TRUE(timed[1].contains("elapsed_ns"));
+  EXPECT_TRUE(timed[1]["elapsed_ns"].is_number_integer());
+  EXPECT_GE(timed[1]["elapsed_ns"].get<std::int64_t>(), 0);
+  EXPECT_TRUE(timed[2].contains("skipped"));
+  EXPECT_FALSE(timed[2].contains("elapsed_ns"));
+  auto plain = serve_lines(start_request() + "\n" + cases);
+  ASSERT_EQ(plain.size(), 3u);
+  EXPECT_FALSE(plain[1].contains("elapsed_ns"));
+  timed[1].erase("elapsed_ns");
+  EXPECT_EQ(timed[1], plain[1]);  // the outcome itself is the same
 }
 
 TEST(Serve, StartWithAnotherProtocolIsRefused) {

@@ -137,6 +137,10 @@ Report run(Side& a, Side& b, const Options& opt) {
     auto ra = resolve(a, c, ++ids), rb = resolve(b, c, ++ids);
     if (stopped()) break;
     ++r.cases;
+    if (ra.elapsed_ns && rb.elapsed_ns) {
+      r.elapsed_baseline.push_back(*ra.elapsed_ns);
+      r.elapsed_other.push_back(*rb.elapsed_ns);
+    }
     std::string kind = difference_kind(ra, rb);
     if (kind.empty()) continue;
     ++r.differing;

@@ -79,6 +79,9 @@ struct Report {
   int skipped = 0;       ///< generated cases not asked: they use a capability a side does not declare (case_needs.h)
   std::map<std::string, int> skipped_by;  ///< per missing capability tag (a case counts under each it lacks)
   std::vector<Finding> findings;  ///< one per kind, in order of first appearance
+  /// The timing mode (Adapter::ask_timing): each side's own time for the cases both sides timed, in case order
+  /// (shrinking's resolutions left out).
+  std::vector<std::int64_t> elapsed_baseline, elapsed_other;
 };
 
 /// Generates `cases` cases from Arbitrary<Case> (seeded), resolves each on both sides, and shrinks

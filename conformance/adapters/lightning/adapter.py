@@ -17,6 +17,7 @@ import logging
 import os
 import re
 import sys
+import time
 import traceback
 import warnings
 
@@ -83,6 +84,7 @@ class Adapter:
         self.fabric = getattr(ora, "kind", "trainer") == "fabric"
         self.component_args = FABRIC_COMPONENT_ARGS if self.fabric else COMPONENT_ARGS
         self.params = {}  # id(instance) -> the strategy's own parameters given in the case
+        self.timing = False  # the start line asked for the timing mode: replies carry elapsed_ns
 
     # ------------------------------------------------------------------ flags -> Python values
     def is_instance_spec(self, v):
@@ -141,7 +143,7 @@ class Adapter:
         try:
             with warnings.catch_warnings(record=True) as notes:
                 warnings.simplefilter("always")
-                conn, error, env_flags, built = None, None, {}, False
+                conn, error, env_flags, built, elapsed = None, None, {}, False, None
                 try:
                     kwargs = dict(ora.defaults)
                     env_flags = {k: v for k, v in ora.trainer_env_defaults().items() if k not in flags}
@@ -153,9 +155,13 @@ class Adapter:
                     kwargs.update({k: v for k, v in given.items() if k in ora.defaults})  # the connector's share
                     ora.log_records = notes  # warnings and log records in one list, in emission order
                     kwargs = {ora.renames.get(k, k): v for k, v in kwargs.items()}
-                    conn = ora.connector_cls(**kwargs)
-                    if self.fabric:
-                        ora.after_connector()
+                    started = time.perf_counter_ns()
+                    try:
+                        conn = ora.connector_cls(**kwargs)
+                        if self.fabric:
+                            ora.after_connector()
+                    finally:
+                        elapsed = time.perf_counter_ns() - started
                 except Exception as e:  # noqa: BLE001 - a connector error is an outcome
                     unknown = machine_unknown(e)
                     if unknown:
@@ -167,7 +173,8 @@ class Adapter:
                 ora.log_records = []
             outcome = {"status": "error", "error": error} if error else {"status": "ok", "plan": self.plan(conn)}
             outcome["diagnostics"] = [self.note_of(n) for n in notes]
-            return {"outcome": outcome}
+            # The timing mode (PROTOCOL.md): the connector's own time, not building the instances or the reply.
+            return {"outcome": outcome, "elapsed_ns": elapsed} if self.timing and elapsed is not None else {"outcome": outcome}
         finally:
             ora.end_case()
 
@@ -532,6 +539,7 @@ def serve(major, inp, out, connector="trainer", root=None):
                         reply = {"ok": False, "error": f"cannot import Lightning {major}: {oracle_mod.import_error}"}
                     else:
                         adapter = Adapter(ora)
+                        adapter.timing = req.get("timing") is True
                         reply = {"ok": True, "protocol": PROTOCOL, "implementation": {
                             "name": IMPLEMENTATION_NAMES[connector], "version": ora.version, "language": "python",
                             "capabilities": capabilities(major, connector)}}

@@ -1,5 +1,6 @@
 // in_process.cc: the reference connector as an adapter, called directly (the only file of the
 // conformance library that includes accord/reference headers).
+#include <chrono>
 #include "accord/reference/diagnostic.h"
 #include "accord/reference/flags.h"
 #include "accord/reference/inputs.h"
@@ -227,7 +228,9 @@ class ReferenceAdapter : public Adapter {
     ref::Case c;
     std::string err;
     if (!ref::case_from_json(case_json, &c, &err)) return {ResultStatus::kErrored, nullptr, "cannot read the case: " + err};
-    return {ResultStatus::kOk, ref::outcome_to_json(ref::resolve(c, p)), ""};
+    AdapterResult r{ResultStatus::kOk, nullptr, ""};
+    r.outcome = ref::outcome_to_json(timed(c, p, r));
+    return r;
   }
   AdapterResult resolve_text(const std::string&, const std::string& profile, const json& case_json,
                              std::string* outcome_text) override {
@@ -236,19 +239,29 @@ class ReferenceAdapter : public Adapter {
     ref::Case c;
     std::string err;
     if (!ref::case_from_json(case_json, &c, &err)) return {ResultStatus::kErrored, nullptr, "cannot read the case: " + err};
-    write_outcome(outcome_text, ref::resolve(c, p));
-    return {ResultStatus::kOk, nullptr, ""};
+    AdapterResult r{ResultStatus::kOk, nullptr, ""};
+    write_outcome(outcome_text, timed(c, p, r));
+    return r;
   }
   std::optional<AdapterResult> resolve_case_text(const std::string& profile, const ref::Case& c,
                                                  std::string* outcome_text) override {
     ref::Profile p;
     if (!ref::parse_profile(profile, &p)) return unsupported(profile);
-    write_outcome(outcome_text, ref::resolve(c, p));
-    return AdapterResult{ResultStatus::kOk, nullptr, ""};
+    AdapterResult r{ResultStatus::kOk, nullptr, ""};
+    write_outcome(outcome_text, timed(c, p, r));
+    return r;
   }
   void stop() override {}
 
  private:
+  /// resolve(), timed into r.elapsed_ns in the timing mode (the resolution alone: no reading or writing).
+  ref::Outcome timed(const ref::Case& c, ref::Profile p, AdapterResult& r) const {
+    if (!timing()) return ref::resolve(c, p);
+    auto t0 = std::chrono::steady_clock::now();
+    ref::Outcome o = ref::resolve(c, p);
+    r.elapsed_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+    return o;
+  }
   static AdapterResult unsupported(const std::string& profile) {
     return {ResultStatus::kSkipped, nullptr, "unsupported profile '" + profile + "'"};
   }

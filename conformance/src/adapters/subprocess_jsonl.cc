@@ -76,7 +76,7 @@ bool SubprocessAdapter::start(std::string* error) {
   auto deadline = Clock::now() + startup_timeout_;
   answered_.clear();
   std::string line;
-  IoStatus st = child_->write_all(start_request() + "\n", deadline);
+  IoStatus st = child_->write_all(start_request(timing()) + "\n", deadline);
   if (st == IoStatus::kOk) st = child_->read_line(&line, deadline);
   if (st != IoStatus::kOk) {
     std::string how = st == IoStatus::kTimeout ? child_->kill_now() : child_->finish(std::chrono::milliseconds(500));
@@ -148,7 +148,11 @@ AdapterResult SubprocessAdapter::resolve(const std::string& id, const std::strin
     answered_ = id;
     restarts_without_reply_ = 0;
     switch (r.kind) {
-      case ReplyKind::kOutcome: return {ResultStatus::kOk, std::move(r.outcome), ""};
+      case ReplyKind::kOutcome: {
+        AdapterResult ok{ResultStatus::kOk, std::move(r.outcome), ""};
+        ok.elapsed_ns = r.elapsed_ns;
+        return ok;
+      }
       case ReplyKind::kSkipped: return {ResultStatus::kSkipped, nullptr, r.message};
       case ReplyKind::kErrored: return {ResultStatus::kErrored, nullptr, r.message};
       case ReplyKind::kMalformed: break;

@@ -39,7 +39,11 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
-std::string start_request() { return json({{"cmd", "start"}, {"protocol", kProtocolVersion}}).dump(); }
+std::string start_request(bool timing) {
+  json start = {{"cmd", "start"}, {"protocol", kProtocolVersion}};
+  if (timing) start["timing"] = true;
+  return start.dump();
+}
 std::string stop_request() { return R"({"cmd":"stop"})"; }
 
 std::string resolve_request(const std::string& id, const std::string& profile, const json& case_json) {
@@ -101,6 +105,7 @@ Reply parse_reply(const std::string& line) {
   if (auto o = j.find("outcome"); o != j.end()) {
     r.kind = ReplyKind::kOutcome;
     r.outcome = std::move(*o);
+    if (auto t = j.find("elapsed_ns"); t != j.end() && t->is_number_integer() && *t >= 0) r.elapsed_ns = t->get<std::int64_t>();
   } else if (auto s = j.find("skipped"); s != j.end()) {
     r.kind = ReplyKind::kSkipped;
     r.message = reference::value_text(*s);

@@ -25,7 +25,10 @@ constexpr std::size_t kParallelFrom = 64;   ///< smaller batches are answered on
 /// Appends the rest of a reply line after `{"id":<id>` without building a reply object.
 void write_reply_tail(std::string& out, const AdapterResult& r, const std::string& outcome_text) {
   switch (r.status) {
-    case ResultStatus::kOk: out += ",\"outcome\":", out += outcome_text; break;
+    case ResultStatus::kOk:
+      out += ",\"outcome\":", out += outcome_text;
+      if (r.elapsed_ns) out += ",\"elapsed_ns\":", out += std::to_string(*r.elapsed_ns);
+      break;
     case ResultStatus::kSkipped: out += ",\"skipped\":", append_json_string(out, r.message); break;
     case ResultStatus::kErrored:
     case ResultStatus::kCrashed:
@@ -89,6 +92,7 @@ bool answer(const std::string& line, std::string& out, Adapter& impl, const std:
       out += json({{"ok", false}, {"error", "unsupported protocol " + field("protocol").dump() + "; speaks 1"}}).dump() + "\n";
     else
       out += handshake_reply(impl.info()) + "\n";
+    if (field("timing") == true) impl.ask_timing(true);  // serve() passes it on to the other workers' adapters
     return true;
   }
   const json& id = field("id");
@@ -197,6 +201,9 @@ int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impl
     while (b.lines.size() < kMaxBatch && in.rdbuf()->in_avail() > 0 && next()) {
     }
     pool.run(b);
+    // The timing mode, asked in a start line one worker answered, holds for every worker from the next batch on.
+    if (std::any_of(impls.begin(), impls.end(), [](const Adapter* a) { return a->timing(); }))
+      for (Adapter* a : impls) a->ask_timing(true);
     for (std::size_t i = 0; i < b.lines.size(); ++i) {
       if (!b.more[i]) {
         out.flush();

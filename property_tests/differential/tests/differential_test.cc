@@ -59,6 +59,24 @@ TEST(Run, ReferenceAgainstItselfFindsNothing) {
   Report r = run(x, y, opt);
   EXPECT_EQ(r.cases, 300);
   EXPECT_EQ(r.differing, 0);
+  EXPECT_TRUE(r.elapsed_baseline.empty());  // no side was asked for its time
+}
+
+TEST(Run, TimingModeKeepsEachSidesOwnTimePerCase) {
+  auto a = cf::make_reference_adapter(), b = cf::make_reference_adapter();
+  a->ask_timing(true);
+  Side x{a.get(), "spec", "reference"}, y{b.get(), "spec", "reference"};
+  Options opt;
+  opt.cases = 50;
+  EXPECT_TRUE(run(x, y, opt).elapsed_baseline.empty());  // one side timed: no pair to compare
+  b->ask_timing(true);
+  Report r = run(x, y, opt);
+  ASSERT_EQ(r.elapsed_baseline.size(), 50u);
+  ASSERT_EQ(r.elapsed_other.size(), 50u);
+  for (size_t k = 0; k < 50; ++k) {
+    EXPECT_GE(r.elapsed_baseline[k], 0);
+    EXPECT_GE(r.elapsed_other[k], 0);
+  }
 }
 
 /// The reference, declaring fewer capabilities than it has (as a Lightning 2.x adapter declares no flag:amp_backend).

@@ -1,6 +1,7 @@
 // adapter.h: how the harness reaches an implementation (in-process reference or JSON-lines subprocess).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -44,6 +45,9 @@ struct AdapterResult {
   /// The implementation cannot go on (a crash loop): this case was not sent, and the run ends with `message` as
   /// its reason, every case left marked as not run.
   bool fatal = false;
+  /// The implementation's own time for this case in nanoseconds (the reply's `elapsed_ns`), when the timing mode is on
+  /// and the implementation measures it (PROTOCOL.md, "Timing mode").
+  std::optional<std::int64_t> elapsed_ns = std::nullopt;
 };
 
 /// A protocol fault of an earlier case, found while reading later replies (or at stop): the case replied twice.
@@ -75,12 +79,19 @@ class Adapter {
     (void)profile, (void)c, (void)outcome_text;
     return std::nullopt;
   }
+  /// The timing mode (PROTOCOL.md): asked before start(), the implementation reports its own time per case
+  /// (AdapterResult::elapsed_ns) when it can.
+  void ask_timing(bool on) { timing_ = on; }
+  bool timing() const { return timing_; }
   /// Ends the session (`stop`), waiting briefly; safe to call twice.
   virtual void stop() = 0;
   /// The faults of cases already answered that were found since the last call (a second reply to a case arrives
   /// while the harness waits for the next one, or before the implementation exits); the runner charges them to
   /// those cases. The default: none.
   virtual std::vector<LateFault> take_late_faults() { return {}; }
+
+ private:
+  bool timing_ = false;
 };
 
 /// Makes a fresh, unstarted adapter (one per worker thread).

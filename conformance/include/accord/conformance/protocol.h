@@ -1,8 +1,10 @@
 // protocol.h: the JSON-lines protocol of conformance/PROTOCOL.md, both sides (harness and implementation).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +20,7 @@ void append_json_string(std::string& out, std::string_view s);
 inline constexpr int kProtocolVersion = 1;
 
 /// `{"cmd": "start", "protocol": 1}` (no newline).
-std::string start_request();
+std::string start_request(bool timing = false);
 /// `{"cmd": "stop"}` (no newline).
 std::string stop_request();
 /// `{"cmd": "resolve", "id": ..., "profile": ..., "case": ...}` (no newline).
@@ -45,6 +47,7 @@ struct Reply {
   bool has_id = false;
   nlohmann::json outcome;
   std::string message;
+  std::optional<std::int64_t> elapsed_ns = std::nullopt;  ///< an outcome reply's `elapsed_ns` (timing mode), when a non-negative integer
 };
 
 /// Parses one reply line; never throws.
