@@ -114,7 +114,8 @@ def test_expected_divergences_are_xfail_and_unexpected_passes_fail(tmp_path, cor
     proc, cases = run_pytest(tmp_path, "--accord-impl", "toy_impl:resolve", "--accord-profile", PROFILE, "--accord-filter", TOY_SLICE,
                              "--accord-divergences", divergences.name, "-rx", env_extra=corpus_env)
     assert summary_counts(proc.stdout) == {"passed": 4, "failed": 2, "skipped": 9, "xfailed": 1}, proc.stdout
-    assert "expected divergence: the toy keeps one GPU; differs at /plan/launcher/" in proc.stdout
+    line = next(l for l in proc.stdout.splitlines() if "expected divergence: the toy keeps one GPU; differs at /plan/" in l)
+    assert "/plan/launcher/" in line and "/plan/strategy/name" in line, line
     assert "accord case accelerator/l22-auto-script-cpu: unexpected-pass" in proc.stdout
 
 

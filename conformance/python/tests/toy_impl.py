@@ -14,20 +14,25 @@ CAPABILITIES = ["accelerator:cpu", "accelerator:gpu", "accelerator:cuda", "inter
 
 
 # What every single-process plan of this slice shares: no cluster manager, no launcher, 32-bit precision.
-_COMMON = {"num_nodes": 1, "num_processes": 1, "cluster_environment": {"class": "LightningEnvironment", "global_rank": 0},
-           "launcher": {"kind": None}, "precision": {"value": "32-true"}}
+_COMMON = {"num_nodes": 1, "num_processes": 1,
+           "cluster_environment": {"class": "LightningEnvironment", "creates_processes_externally": False, "world_size": 1,
+                                   "global_rank": 0, "local_rank": 0, "node_rank": 0},
+           "launcher": {"kind": None, "start_method": None, "interactive_compatible": True},
+           "precision": {"value": "32-true", "plugin": "Precision", "amp_backend": None, "amp_level": None, "device": None},
+           "checkpoint_io": "TorchCheckpointIO", "layer_sync": None, "is_distributed": False}
 
 
 def _cpu():
     return {"accelerator": "cpu", "accelerator_class": "CPUAccelerator", "devices": 1, "parallel_devices": ["cpu"],
-            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy", "root_device": "cpu"}, **_COMMON}
+            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy", "family": "single_device", "root_device": "cpu"}, **_COMMON}
 
 
 def _cuda(n):
     ids = list(range(n))
     return {"accelerator": "cuda", "accelerator_class": "CUDAAccelerator", "devices": ids,
             "parallel_devices": [f"cuda:{i}" for i in ids],
-            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy", "root_device": "cuda:0"}, **_COMMON}
+            "strategy": {"name": "single_device", "class": "SingleDeviceStrategy", "family": "single_device", "root_device": "cuda:0"},
+            **_COMMON}
 
 
 @implementation(name="toy", version="0.1", capabilities=CAPABILITIES, profiles=["lightning-2.2"])
