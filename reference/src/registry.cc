@@ -179,37 +179,6 @@ const OtherClass kOtherClasses[] = {
 };
 Rows<OtherClass> other_classes() { return {std::begin(kOtherClasses), std::end(kOtherClasses)}; }
 
-std::optional<ClassInfo> scan_classes(std::string_view cls) {
-  for (const auto& r : accelerators())
-    if (cls == r.cls) return ClassInfo{ClassKind::kAccelerator, static_cast<int>(r.id), true};
-  for (const auto& r : strategy_classes())
-    if (cls == r.cls) return ClassInfo{ClassKind::kStrategy, static_cast<int>(r.id), true};
-  for (const auto& r : precision_plugins())
-    if (cls == r.cls) return ClassInfo{ClassKind::kPrecisionPlugin, static_cast<int>(r.id), true};
-  for (const auto& r : cluster_envs())
-    if (cls == r.cls) return ClassInfo{ClassKind::kClusterEnvironment, static_cast<int>(r.id), true};
-  for (const auto& r : other_classes())
-    if (cls == r.cls) return ClassInfo{r.kind, -1, r.native, r.wraps};
-  return std::nullopt;
-}
-}  // namespace
-
-std::optional<ClassInfo> class_by_name(std::string_view cls) {
-  // An index over every table, built once from scan_classes (so the first table still wins).
-  static const NameIndex<ClassInfo> index = [] {
-    NameIndex<ClassInfo> m;
-    for (const auto& r : accelerators()) m.add(r.cls, *scan_classes(r.cls));
-    for (const auto& r : strategy_classes()) m.add(r.cls, *scan_classes(r.cls));
-    for (const auto& r : precision_plugins()) m.add(r.cls, *scan_classes(r.cls));
-    for (const auto& r : cluster_envs()) m.add(r.cls, *scan_classes(r.cls));
-    for (const auto& r : other_classes()) m.add(r.cls, *scan_classes(r.cls));
-    m.seal();
-    return m;
-  }();
-  return index.find(cls);
-}
-
-namespace {
 /// Every class row of every table, in table order, with the next row of the same name (-1: none).
 struct ClassRow { std::string_view name; ClassInfo info; PolicyGate gate; int next; };
 struct ClassRows {
@@ -247,6 +216,13 @@ std::optional<ClassInfo> class_at(int first_row, const Policy& p) {
 }
 
 std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p) { return class_at(class_row(cls), p); }
+
+std::optional<ClassInfo> class_at(int first_row) {
+  if (first_row < 0) return std::nullopt;
+  return class_rows().rows[static_cast<size_t>(first_row)].info;
+}
+
+std::optional<ClassInfo> class_by_name(std::string_view cls) { return class_at(class_row(cls)); }
 
 namespace {
 struct ConstructorArgs { const char* cls; const char* args; PolicyGate gate; };

@@ -22,8 +22,8 @@ PyValue PyValue::instance(std::string cls, std::map<std::string, PyValue> args) 
   auto in = std::make_shared<Instance>();
   in->cls = std::move(cls);
   in->args = std::move(args);
-  in->known = class_by_name(in->cls);
-  in->row = class_row(in->cls);
+  in->row = class_row(in->cls);  // one look-up: `known` is that row's class
+  in->known = class_at(in->row);
   v.inst = std::move(in);
   return v;
 }

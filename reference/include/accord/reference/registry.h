@@ -127,6 +127,8 @@ std::optional<ClassInfo> class_by_name(std::string_view cls, const Policy& p);
 int class_row(std::string_view cls);
 /// class_by_name(cls, p) from the first row of the name (class_row(cls)): no name is hashed or compared.
 std::optional<ClassInfo> class_at(int first_row, const Policy& p);
+/// class_by_name(cls) from the first row of the name: that row's class, in any profile.
+std::optional<ClassInfo> class_at(int first_row);
 /// The keyword arguments the constructor of `cls` takes (tables/constructor_args.def): `*` for any (**kwargs),
 /// else `|`-separated names ("" for none); nullptr for a class without a row.
 const char* constructor_args(std::string_view cls);
