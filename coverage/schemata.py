@@ -14,7 +14,7 @@ The operands of a binary operator are found on tokens, by C++ precedence: the so
 binary operator is the one with white space on both sides (`a == b`, never `vector<int>`). Guards nest: an operand
 that holds another mutant holds its guard. A mutant whose operands cannot be found, or whose guard does not compile
 (a constant expression, a template argument), is left out of the schemata and reported as such (`not_in_schemata`).
-Table mutants (row swaps, .def cells) change the layout of constant tables and are not in the schemata.
+A table cell (`.def`) is guarded like an int; a row swap reorders a table and is not in the schemata.
 """
 import pathlib
 import re
@@ -39,6 +39,9 @@ STOPS = {",", ";", "?", ":", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="
 PUNCT = sorted(["::", "->", "<<=", ">>=", "<=", ">=", "==", "!=", "&&", "||", "<<", ">>", "++", "--", "+=", "-=", "*=", "/=",
                 "%=", "&=", "|=", "^="], key=len, reverse=True)
 OPEN, CLOSE = "([{", ")]}"
+WORD = re.compile(r"[A-Za-z_]\w*|\d[\w.']*")
+INT_SUFFIX = re.compile(r"(LL|ULL|L|U|u)?")
+ROW_SWAP = "a row swap reorders a table: not in the schemata"
 
 
 class Tok:
@@ -67,7 +70,7 @@ def tokenize(text, mask):
         if c.isspace():
             ws, i = True, i + 1
             continue
-        m = re.compile(r"[A-Za-z_]\w*|\d[\w.']*").match(text, i)
+        m = WORD.match(text, i)
         if m:
             end = m.end()
         else:
@@ -141,7 +144,7 @@ class Site:
         self.children = []
 
 
-def sites_for(path, text, mask, mutants, number_of):
+def sites_for(text, mask, mutants, number_of):
     """The schemata sites of one file's source mutants, and the mutants that have none (with why)."""
     toks = tokenize(text, mask)
     match = matches(toks)
@@ -175,7 +178,7 @@ def sites_for(path, text, mask, mutants, number_of):
             sites.append(Site(m, n, m.start, m.end, "guard", {}))
         elif m.op == "int-const":
             lit_end = m.end
-            s = re.compile(r"(LL|ULL|L|U|u)?").match(text, lit_end)
+            s = INT_SUFFIX.match(text, lit_end)
             lit_end = s.end()
             if text[lit_end:lit_end + 1] == "." or text[m.start - 1:m.start] == ".":
                 left_out.append((m, "part of a floating-point literal"))
@@ -186,7 +189,7 @@ def sites_for(path, text, mask, mutants, number_of):
             suffix = text[m.end:lit_end]
             sites.append(Site(m, n, m.start, lit_end, "int", {"new": m.replacement + suffix}))
         else:
-            left_out.append((m, f"operator {m.op} is not in the schemata"))
+            left_out.append((m, ROW_SWAP))
     return sites, left_out
 
 
@@ -205,21 +208,21 @@ def nest(sites):
     return roots, crossed
 
 
-def render_range(text, lo, hi, nodes, spans, out_line):
+def render_range(text, lo, hi, nodes):
     """text[lo:hi] with each site in `nodes` (sorted, inside the range) replaced by its guard."""
     out, at = [], lo
     for s in nodes:
         if s.start < lo or s.end > hi:
             continue
         out.append(text[at:s.start])
-        out.append(render_site(text, s, spans, out_line))
+        out.append(render_site(text, s))
         at = s.end
     out.append(text[at:hi])
     return "".join(out)
 
 
-def render_site(text, s, spans, out_line):
-    part = lambda lo, hi: render_range(text, lo, hi, s.children, spans, out_line)
+def render_site(text, s):
+    part = lambda lo, hi: render_range(text, lo, hi, s.children)
     n = s.number
     if s.kind == "binary":
         a, b = part(*s.parts["left"]), part(*s.parts["right"])
@@ -230,38 +233,23 @@ def render_site(text, s, spans, out_line):
         r = f"{{ if (!::accord_mutant::on({n})) {part(s.start, s.end)} }}"
     else:
         r = f"(::accord_mutant::on({n}) ? {s.parts['new']} : {text[s.start:s.end]})"
-    spans.append((n, r))
     return r
 
 
-def render_file(text, sites, header_include):
-    """The file with every site guarded, and for each mutant number the lines (1-based, of the result) it covers."""
+def render_file(text, sites):
+    """The file with every site guarded, and the sites left out because they cross another's operands."""
     roots, crossed = nest(sites)
-    spans = []
-    body = render_range(text, 0, len(text), roots, spans, None)
-    result = header_include + body
-    lines = {}
-    # Where each guard landed: find its text in the result (outermost first, so nested guards are found within it).
-    offset_lines = header_include.count("\n")
-    for n, r in spans:
-        at = result.find(r)
-        if at >= 0:
-            first = result.count("\n", 0, at) + 1
-            lines[n] = (first, first + r.count("\n"))
-    del offset_lines
-    return result, lines, crossed
+    return render_range(text, 0, len(text), roots), crossed
 
 
 def def_sites(text, mutants, number_of):
     """Schemata sites of a .def file's cell mutants (def-bool, int-const); row swaps have none."""
     sites, left_out = [], []
     for m in mutants:
-        if m.op == "def-bool":
-            sites.append(Site(m, number_of[m.key], m.start, m.end, "int", {"new": m.replacement}))
-        elif m.op == "int-const":
+        if m.op in ("def-bool", "int-const"):
             sites.append(Site(m, number_of[m.key], m.start, m.end, "int", {"new": m.replacement}))
         else:
-            left_out.append((m, "a row swap reorders a table: not in the schemata"))
+            left_out.append((m, ROW_SWAP))
     return sites, left_out
 
 
@@ -297,10 +285,10 @@ class Schemata:
             if path.endswith(".def"):
                 sites, out = def_sites(text, ms, self.number_of)
             else:
-                sites, out = sites_for(path, text, self.code_mask(text), ms, self.number_of)
+                sites, out = sites_for(text, self.code_mask(text), ms, self.number_of)
             for m, why in out:
                 self.left_out[m.key] = why
-            result, _, crossed = render_file(text, sites, "")
+            result, crossed = render_file(text, sites)
             # A table read at run time may hold a guard: its array is const, not constexpr (after rendering: the
             # mutants' offsets are the original text's).
             if path.endswith(".cc"):

@@ -21,8 +21,8 @@ def render(code, ops=None):
     mask = mutate.code_mask(code)
     ms = [m for m in mutate.operator_mutants("x.cc", code, mask) if ops is None or m.op in ops]
     number_of = {m.key: k + 1 for k, m in enumerate(ms)}
-    sites, left_out = schemata.sites_for("x.cc", code, mask, ms, number_of)
-    out, _, crossed = schemata.render_file(code, sites, "")
+    sites, left_out = schemata.sites_for(code, mask, ms, number_of)
+    out, crossed = schemata.render_file(code, sites)
     return out, [why for _, why in left_out] + ["crossed"] * len(crossed)
 
 
