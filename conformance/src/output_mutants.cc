@@ -7,6 +7,7 @@
 #include "accord/conformance/runner.h"
 #include "accord/reference/big_int_json.h"
 #include "accord/reference/diagnostic.h"
+#include "accord/reference/flags.h"
 #include "reporters/common.h"
 
 namespace accord::conformance {
@@ -131,7 +132,12 @@ void change_ErrorCodeSwapped(json& o) {
 
 void change_ErrorFieldDropped(json& o) {
   json* fields = object_at(o, "/error/fields");
-  if (fields && !fields->empty()) fields->erase(fields->begin());
+  if (!fields) return;
+  for (auto it = fields->begin(); it != fields->end(); ++it)
+    if (reference::flag_row(it.key())) {  // a flag the user passed, not a context field (allowed values, classes)
+      fields->erase(it);
+      return;
+    }
 }
 
 /// A row of the table: its wire id, what it answers, and the change (the function named after the row).

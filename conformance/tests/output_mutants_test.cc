@@ -86,7 +86,11 @@ TEST(OutputMutants, ErrorClassesChangeTheErrorOnly) {
   ASSERT_TRUE(code.has_value());
   EXPECT_NE(swapped["error"]["code"], "err_strategy_unknown");
   EXPECT_EQ(reference::severity(*code), reference::Severity::kError);
-  EXPECT_EQ(mutate_outcome(mutant("error-field-dropped"), e)["error"]["fields"], json({{"strategy", "x"}}));
+  // the flag goes, not the context field before it (allowed values); an error naming no flag is left alone
+  EXPECT_EQ(mutate_outcome(mutant("error-field-dropped"), e)["error"]["fields"], json({{"allowed", "y"}}));
+  json context_only = e;
+  context_only["error"]["fields"] = {{"allowed", "y"}, {"available", "z"}};
+  EXPECT_EQ(mutate_outcome(mutant("error-field-dropped"), context_only), context_only);
   // Plan classes leave an error alone, error classes a plan, and every class an outcome that is not an object.
   for (const char* plan_only : {"strategy-sibling", "precision-changed", "root-device-moved", "launcher-dropped", "spurious-warning",
                                 "diagnostic-dropped"})

@@ -3,11 +3,12 @@
 
     ACCORD_LIGHTNING_ROOT=... /usr/bin/python3 sharpen_fixtures.py --accord build/bin/accord [--dry-run] FILE...
 
-For every case of the given fixture files that applies to a profile modelling a release (fabric-2.2, lightning-2.2,
-lightning-1.6, in that order), whose origin is not a regression snapshot and whose `expect` is a plan or an error
-(no any_of), that release's real connector answers the case (record_oracle.py); a profile with its own
-`expect_by_profile` entry is not one `expect` answers for. A part of that
-answer is added to the expectation only when the reference gives the same on every profile the case applies to (so
+For every plan or error expectation (no any_of) of the given fixture files' cases whose origin is not a regression
+snapshot (`expect` for the profiles the case applies to less those with their own entry, and each entry of
+`expect_by_profile`), the real release that models its profiles answers the case (record_oracle.py): Fabric 2.2.5
+for fabric-2.2, Lightning 2.2.5's Trainer for lightning-2.2, 1.6.5 for lightning-1.6 and spec (spec is 1.6.5 with the
+seed's follow-up items resolved, so 1.6.5 is the source of every part spec keeps). A part of that
+answer is added to the expectation only when the reference gives the same on every profile the expectation answers for (so
 the expectation stays true of both, and the pinned value's source is the release): for plans, every field but the
 parsed devices, the strategy's params and the determinism block (PLAN_POINTERS); for errors, the names of the fields both give; for every outcome, the
 diagnostic codes, made exact. A case whose origin is not that release gets the release in `refs` when parts are
@@ -31,20 +32,26 @@ PLAN_POINTERS = [("accelerator",), ("accelerator_class",), ("parallel_devices",)
                  ("cluster_environment", "node_rank"), ("checkpoint_io",), ("layer_sync",), ("is_distributed",)]
 
 
-def one_line_cases(doc, case_keys_per_line):
-    """The two hand styles of the generated fixture files: top keys one per line, then each case on one line, or
-    each case with one key per line (values compact)."""
+def one_line_cases(doc, case_keys_per_line, by_profile_lines=False):
+    """The hand styles of the fixture files: top keys one per line, then each case on one line, or each case with
+    one key per line (values compact; with by_profile_lines, expect_by_profile one profile per line)."""
+    def value_text(k, v):
+        if by_profile_lines and k == "expect_by_profile" and isinstance(v, dict) and v:
+            return "{\n" + ",\n".join("        %s: %s" % (json.dumps(p), json.dumps(e, ensure_ascii=False))
+                                       for p, e in v.items()) + "\n      }"
+        return json.dumps(v, ensure_ascii=False)
+
     def case_text(c):
         if not case_keys_per_line:
             return "    " + json.dumps(c, ensure_ascii=False)
-        return "    {\n" + ",\n".join("      %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False)) for k, v in c.items()) + "\n    }"
+        return "    {\n" + ",\n".join("      %s: %s" % (json.dumps(k), value_text(k, v)) for k, v in c.items()) + "\n    }"
     parts = ["  %s: %s" % (json.dumps(k), json.dumps(v, ensure_ascii=False)) for k, v in doc.items() if k != "cases"]
     parts.append('  "cases": [\n' + ",\n".join(case_text(c) for c in doc["cases"]) + "\n  ]")
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 STYLES = [lambda d, i=i, asc=asc: json.dumps(d, indent=i, ensure_ascii=asc) + "\n" for i in (2, 1) for asc in (False, True)] + \
-         [lambda d: one_line_cases(d, False), lambda d: one_line_cases(d, True)]
+         [lambda d: one_line_cases(d, False), lambda d: one_line_cases(d, True), lambda d: one_line_cases(d, True, True)]
 
 
 DEFAULT_PROFILES = ["spec", "lightning-1.6"]  # a case listing no profiles (reference/tables/profiles.def, DefaultCases)
@@ -56,19 +63,27 @@ def profiles_of(case):
     return [p for p in case.get("profiles") or DEFAULT_PROFILES if p not in own]
 
 
-def oracle_of(case):
-    """(lightning, connector, release) of the real release that can answer the case: a profile the case applies to
-    that models a release, and an origin that is not our own output; None otherwise."""
-    profiles = profiles_of(case)
+RELEASE_OF = [("fabric-2.2", ("2.x", "fabric", "lightning-2.2.5")), ("lightning-2.2", ("2.x", "trainer", "lightning-2.2.5")),
+              ("lightning-1.6", ("1.6", "trainer", "lightning-1.6.5")), ("spec", ("1.6", "trainer", "lightning-1.6.5"))]
+
+
+def release_of(profiles):
+    """(lightning, connector, release) of the real release that answers for these profiles: the first of RELEASE_OF
+    among them (spec is 1.6.5 with the seed's follow-up items resolved: 1.6.5 answers the parts spec keeps)."""
+    return next((rel for p, rel in RELEASE_OF if p in profiles), None)
+
+
+def targets(case):
+    """(expectation, the profiles it answers for, release) of each plan or error expectation of the case that a real
+    release can sharpen: `expect`, and each entry of expect_by_profile; none for our own output (regression snapshots)."""
     if case.get("origin", "regression-snapshot") == "regression-snapshot":
-        return None
-    if "fabric-2.2" in profiles:
-        return ("2.x", "fabric", "lightning-2.2.5")
-    if "lightning-2.2" in profiles:
-        return ("2.x", "trainer", "lightning-2.2.5")
-    if "lightning-1.6" in profiles:
-        return ("1.6", "trainer", "lightning-1.6.5")
-    return None
+        return []
+    out = []
+    expects = [(case.get("expect"), profiles_of(case))] + [(e, [p]) for p, e in (case.get("expect_by_profile") or {}).items()]
+    for expect, profiles in expects:
+        if isinstance(expect, dict) and ("plan" in expect or "error" in expect) and profiles and release_of(profiles):
+            out.append((expect, profiles, release_of(profiles)))
+    return out
 
 
 def get(obj, path):
@@ -159,34 +174,34 @@ def main():
         text = open(path, encoding="utf-8").read()
         doc = json.loads(text)
         style = next((f for f in STYLES if f(doc) == text), None)
-        cases = [(k, c) for k, c in enumerate(doc.get("cases", [])) if oracle_of(c) and isinstance(c.get("expect"), dict)
-                 and ("plan" in c["expect"] or "error" in c["expect"])]
-        if not cases:
+        found = [(k, c, t) for k, c in enumerate(doc.get("cases", [])) for t in targets(c)]
+        if not found:
             continue
         if style is None:
-            print("left alone (hand-formatted): %s (%d oracle cases)" % (path, len(cases)))
+            print("left alone (hand-formatted): %s (%d oracle expectations)" % (path, len(found)))
             continue
         docs[path] = (doc, style)
-        for k, c in cases:
-            picked.setdefault(oracle_of(c), []).append((path, k, c))
+        for k, c, (expect, profiles, rel) in found:
+            picked.setdefault(rel, []).append((path, k, c, expect, profiles))
     total = parts = 0
     for (lightning, connector, release), items in sorted(picked.items()):
-        answers = record([(c["id"], c["given"]) for _, _, c in items], lightning, connector)
-        profiles = sorted({p for _, _, c in items for p in profiles_of(c)})
-        refs = {p: resolve(a.accord, [c["given"] for _, _, c in items], p) for p in profiles}
-        for n, (path, k, c) in enumerate(items):
+        asked = {c["id"]: c["given"] for _, _, c, _, _ in items}
+        answers = record(list(asked.items()), lightning, connector)
+        profiles = sorted({p for *_, ps in items for p in ps})
+        refs = {p: dict(zip(asked, resolve(a.accord, list(asked.values()), p))) for p in profiles}
+        for path, k, c, expect, ps in items:
             oracle = answers.get(c["id"])
             if not isinstance(oracle, dict):
                 print("no oracle answer: %s" % c["id"])
                 continue
             why = []
-            added = sharpen(c["expect"], oracle, [refs[p][n] for p in profiles_of(c)], why)
+            added = sharpen(expect, oracle, [refs[p][c["id"]] for p in ps], why)
             total += added > 0
             parts += added
             if added and c["origin"] != release and release not in c.get("refs", []):
                 c["refs"] = c.get("refs", []) + [release]  # the parts the release's run pinned
             if why:
-                print("differs: %s (%s): %s" % (c["id"], ", ".join(profiles_of(c)), "; ".join(why)))
+                print("differs: %s (%s): %s" % (c["id"], ", ".join(ps), "; ".join(why)))
     if not a.dry_run:
         for path, (doc, style) in docs.items():
             open(path, "w", encoding="utf-8").write(style(doc))
