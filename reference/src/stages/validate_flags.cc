@@ -144,10 +144,14 @@ std::optional<PyValue> literal_list(const std::string& s, size_t& i, int depth) 
   return PyValue::make_list(std::move(items));
 }
 
+// CPython 3.11's tokenizer refuses the 201st open bracket ("too many nested parentheses", MAXLEVEL 200): a
+// SyntaxError, so the value stays the string. `depth` counts the brackets open around s[i].
+constexpr int kMaxBracketDepth = 200;
+
 // None, True, False, ints (the int(s, 0) forms), floats, quoted strings without escapes, lists of these.
 std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
-  if (depth > 16 || i >= s.size()) return std::nullopt;
-  if (s[i] == '[') return literal_list(s, i, depth);
+  if (i >= s.size()) return std::nullopt;
+  if (s[i] == '[') return depth < kMaxBracketDepth ? literal_list(s, i, depth) : std::nullopt;
   if (s[i] == '\'' || s[i] == '"') {
     size_t end = s.find(s[i], i + 1);
     if (end == std::string::npos || s.find('\\', i) < end) return std::nullopt;
