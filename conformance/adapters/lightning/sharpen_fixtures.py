@@ -118,7 +118,7 @@ def record(cases, lightning, connector):
 def resolve(accord, givens, profile):
     lines = "".join(json.dumps(g) + "\n" for g in givens)
     p = subprocess.run([accord, "resolve", "--batch", "--profile", profile, "-"], input=lines, capture_output=True, text=True)
-    return [json.loads(l) for l in p.stdout.splitlines()]
+    return [json.loads(l) for l in p.stdout.split("\n") if l]  # not splitlines(): U+2028 may stand unescaped in a line
 
 
 def sharpen(expect, oracle, refs, why):
