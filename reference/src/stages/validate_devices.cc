@@ -1,4 +1,6 @@
 // validate_devices.cc: stage 1c: num_nodes, devices 0/[]/"0", legacy device flags, devices="auto".
+#include <cmath>
+
 #include "../context.h"
 
 namespace accord::reference::detail {
@@ -25,7 +27,8 @@ bool intake_num_nodes(Resolution& c, FinalFlags& flags) {
     case PyValue::Kind::kBool:
     case PyValue::Kind::kInt: flags.num_nodes = n.as_int(); break;
     case PyValue::Kind::kFloat:
-      if (!(n.f > -9e18 && n.f < 9e18)) return bad();
+      if (!std::isfinite(n.f)) return bad();  // int(inf) is an OverflowError, int(nan) a ValueError
+      if (!(n.f > -9e18 && n.f < 9e18)) return out_of_range();  // int(1e22) is 10**22: a number, past the limit
       flags.num_nodes = static_cast<long long>(n.f);
       break;
     case PyValue::Kind::kStr: {
