@@ -46,6 +46,11 @@ class Parts(unittest.TestCase):
         self.assertEqual(hunt.changed_parts(error(fields={"a": "1"}), error(fields={"a": "2"})), ["error/fields/a"])
         self.assertIn("status", hunt.changed_parts(ok(), error()))
 
+    def test_a_refused_line_differs_in_status(self):
+        refused = {"status": "invalid", "error": "/flags/x: unknown flag", "line": 3}
+        self.assertEqual(hunt.parts(refused), {"status": "invalid"})
+        self.assertEqual(hunt.changed_parts(ok(), refused)[-1], "status")
+
     def test_without_trace_cuts_the_last_member(self):
         self.assertEqual(hunt.without_trace('{"plan":{},"status":"ok","trace":["a"]}'), '{"plan":{},"status":"ok"')
 
