@@ -55,6 +55,17 @@ TEST(Compare, ArraysAndEmptyObjectsCompareExactly) {
   EXPECT_TRUE(compare(plan_outcome(), expectation({{"plan", {{"strategy", {{"params", json::object()}}}}}})).pass);
 }
 
+TEST(Compare, DeterminismEnvIsComparedWhole) {
+  json o = plan_outcome();
+  o["plan"]["determinism"] = {{"env", {{"CUBLAS_WORKSPACE_CONFIG", ":4096:8"}, {"HOROVOD_FUSION_THRESHOLD", "0"}}}};
+  // the variables set are a set of answers: one the implementation adds is a difference, {} means none
+  auto c = compare(o, expectation({{"plan", {{"determinism", {{"env", {{"CUBLAS_WORKSPACE_CONFIG", ":4096:8"}}}}}}}}));
+  ASSERT_FALSE(c.pass);
+  EXPECT_EQ(c.diffs[0].pointer, "/plan/determinism/env");
+  EXPECT_FALSE(compare(o, expectation({{"plan", {{"determinism", {{"env", json::object()}}}}}})).pass);
+  EXPECT_TRUE(compare(o, expectation({{"plan", {{"determinism", {{"env", o["plan"]["determinism"]["env"]}}}}}})).pass);
+}
+
 TEST(Compare, PlanExpectedButErrorGivenFailsOnStatus) {
   auto c = compare(error_outcome(), expectation({{"plan", {{"accelerator", "cpu"}}}}));
   ASSERT_EQ(c.diffs.size(), 1u);
