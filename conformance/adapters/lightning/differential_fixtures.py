@@ -31,6 +31,11 @@ def fixture_class(area, out):
             freeze(p["determinism"]) if area == "determinism" else "")
 
 
+# The tags of the 1.x Trainer's own flags (requires_of): in a 2.x vocabulary such a flag is an unexpected keyword,
+# which every 2.x implementation answers, so it needs no tag there.
+TRAINER_FLAG_TAGS = ("flag:amp_backend", "flag:amp_level", "flag:auto_select_gpus", "flag:legacy_devices")
+
+
 def requires_of(c, out):
     req = set()
     flags, hw = c.get("flags", {}), c.get("hardware", {})

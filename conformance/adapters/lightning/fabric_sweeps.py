@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import adapter as adapter_mod  # noqa: E402
 import oracle as oracle_mod  # noqa: E402
-from differential_fixtures import requires_of  # noqa: E402
+from differential_fixtures import TRAINER_FLAG_TAGS, requires_of  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 CPU2 = {"accelerator": "cpu", "devices": 2}
@@ -328,7 +328,6 @@ SWEEPS = [
 ]
 # fields whose value is a phrase of the message (lists of choices, advice), compared by presence only, as in the
 # lightning-2.2 sweeps
-TRAINER_FLAG_TAGS = ("flag:amp_backend", "flag:amp_level", "flag:auto_select_gpus", "flag:legacy_devices")
 PROSE_FIELDS = ("allowed", "other", "compatible", "advice")
 PLAN_KEYS = ("accelerator", "accelerator_class", "devices", "parallel_devices", "num_nodes", "num_processes", "checkpoint_io")
 
