@@ -10,6 +10,7 @@
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/fast_case.h"
 #include "accord/conformance/json_input.h"
+#include "accord/conformance/outcome_text.h"
 #include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/registry.h"
@@ -27,49 +28,40 @@ struct ResolveOptions {
   std::string profile = ref::profile_name(ref::default_profile());
   bool batch = false;
   bool pretty = false;
+  bool plan_only = false;
   int jobs = 0;  ///< batch worker threads; 0 = every core
 };
 
-/// Resolves one JSON text; a bad case becomes {"status": "invalid", "error": "..."}.
-json resolve_text(const std::string& text, ref::Profile profile) {
+/// Reads one case from JSON text: the fast reader (one per thread, its case reused line after line), or, for what it
+/// declines, nlohmann's tree (which checks the nesting depth first) and the reference's reader. Null with *err when
+/// the text is not a case; a batch line's JSON error gives its column alone (`one_line`).
+const ref::Case* read_case(const std::string& text, bool one_line, ref::Case* tree, std::string* err) {
+  thread_local cf::FastCaseReader reader;
+  thread_local ref::Case fast;
+  if (reader.read_case(text, &fast)) return &fast;
   json j;
-  std::string err;
-  if (!cf::parse_json(text, &j, &err)) return {{"status", "invalid"}, {"error", "input is not valid JSON: " + err}};
-  ref::Case c;
-  if (!ref::case_from_json(j, &c, &err)) return {{"status", "invalid"}, {"error", err}};
-  return ref::outcome_to_json(ref::resolve(c, profile));
+  if (!cf::parse_json(text, &j, err)) {
+    if (one_line && err->rfind("line 1, column ", 0) == 0) err->erase(0, 8);  // its column says where
+    *err = "input is not valid JSON: " + *err;
+    return nullptr;
+  }
+  return ref::case_from_json(j, tree, err) ? tree : nullptr;
 }
 
-/// One batch line: the outcome's JSON text (the reference adapter's direct writer, byte-identical to
-/// outcome_to_json().dump()) or {"error", "line": N, "status": "invalid"}, then a newline. False (and
-/// *why, the error) when invalid.
-bool resolve_line(const std::string& line, std::size_t number, const std::string& name, const std::string& profile,
-                  cf::Adapter& reference, std::string* out, std::string* why) {
-  thread_local cf::FastCaseReader reader;  // the fast path; a line it declines goes through nlohmann's tree
+/// One batch line: the outcome's JSON text (byte-identical to outcome_to_json().dump(), or its plan-only form) or
+/// {"error", "line": N, "status": "invalid"}, then a newline. False (and *why, the error) when invalid.
+bool resolve_line(const std::string& line, std::size_t number, const std::string& name, ref::Profile profile,
+                  cf::OutcomeParts parts, std::string* out, std::string* why) {
   std::string err;
-  bool shallow = cf::check_json_depth(line, &err);  // before either reader: both recurse
-  if (ref::Case c; shallow && reader.read_case(line, &c)) {
-    std::optional<cf::AdapterResult> r = reference.resolve_case_text(profile, c, out);
-    if (r && r->status == cf::ResultStatus::kOk) {
-      out->push_back('\n');
-      return true;
-    }
-  }
-  json j;
+  ref::Case tree;
   if (line == cf::kLineTooLong) {
     err = "line longer than " + cf::line_limit_text() + " (the limit); not read";
   } else if (line.empty() || line == "\r") {
     err = "blank line";
-  } else if (!cf::parse_json(line, &j, &err)) {
-    if (err.rfind("line 1, column ", 0) == 0) err.erase(0, 8);  // one line: its column says where
-    err = "input is not valid JSON: " + err;
-  } else {
-    if (reference.resolve_text("", profile, j, out).status == cf::ResultStatus::kOk) {
-      out->push_back('\n');
-      return true;
-    }
-    ref::Case c;
-    ref::case_from_json(j, &c, &err);  // the reader's own message (bad lines only)
+  } else if (const ref::Case* c = read_case(line, true, &tree, &err)) {
+    cf::write_outcome_text(out, ref::resolve(*c, profile), parts);
+    out->push_back('\n');
+    return true;
   }
   *out += json{{"status", "invalid"}, {"error", err}, {"line", number}}.dump();
   out->push_back('\n');
@@ -81,16 +73,14 @@ bool resolve_line(const std::string& line, std::size_t number, const std::string
 /// chunk's outcomes and reads the next chunk (double buffering); output stays in input order, one line
 /// per input line (blank and invalid ones too), with one write per chunk and worker (no flush per line).
 /// Exit 0 when every line was a case, 2 otherwise (each bad line also named on stderr).
-int run_batch(std::istream& in, const std::string& name, const std::string& profile, int jobs) {
+int run_batch(std::istream& in, const std::string& name, ref::Profile profile, cf::OutcomeParts parts, int jobs) {
   std::ios::sync_with_stdio(false);
   constexpr std::size_t kChunk = 4096;
-  const std::size_t parts = jobs > 0 ? static_cast<std::size_t>(jobs) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::unique_ptr<cf::Adapter>> adapters;
-  for (std::size_t k = 0; k < parts; ++k) adapters.push_back(cf::make_reference_adapter());
+  const std::size_t workers_n = jobs > 0 ? static_cast<std::size_t>(jobs) : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::string> lines[2], outs[2], errs[2];
   std::size_t first[2] = {1, 1}, read = 0;  // the line number of each chunk's first line
-  outs[0].resize(parts), outs[1].resize(parts), errs[0].resize(parts), errs[1].resize(parts);
-  std::vector<long long> bad(parts, 0);
+  outs[0].resize(workers_n), outs[1].resize(workers_n), errs[0].resize(workers_n), errs[1].resize(workers_n);
+  std::vector<long long> bad(workers_n, 0);
   auto read_chunk = [&](int into) {
     lines[into].clear();
     first[into] = read + 1;
@@ -110,11 +100,11 @@ int run_batch(std::istream& in, const std::string& name, const std::string& prof
   read_chunk(0);
   for (int cur = 0; !lines[cur].empty(); cur ^= 1) {
     std::vector<std::thread> workers;
-    for (std::size_t k = 0; k < parts; ++k)
+    for (std::size_t k = 0; k < workers_n; ++k)
       workers.emplace_back([&, k] {
         const auto& ls = lines[cur];
-        for (std::size_t i = ls.size() * k / parts; i < ls.size() * (k + 1) / parts; ++i)
-          bad[k] += !resolve_line(ls[i], first[cur] + i, name, profile, *adapters[k], &outs[cur][k], &errs[cur][k]);
+        for (std::size_t i = ls.size() * k / workers_n; i < ls.size() * (k + 1) / workers_n; ++i)
+          bad[k] += !resolve_line(ls[i], first[cur] + i, name, profile, parts, &outs[cur][k], &errs[cur][k]);
       });
     write_chunk(outs[cur ^ 1], errs[cur ^ 1]);  // the previous chunk, while this one resolves
     read_chunk(cur ^ 1);
@@ -137,20 +127,30 @@ int run_resolve(const ResolveOptions& o) {
     std::cerr << "accord resolve: unknown --profile '" << o.profile << "' (expected one of " << ref::profile_names() << ")\n";
     return 2;
   }
+  const cf::OutcomeParts parts = o.plan_only ? cf::OutcomeParts::kPlanOnly : cf::OutcomeParts::kWhole;
   std::ifstream file;
   std::string error, text;
   if (o.input != "-" && !(o.batch ? cf::open_input(o.input, &file, &error) : cf::read_input_file(o.input, &text, &error))) {
     std::cerr << "accord resolve: " << error << "\n";
     return 2;
   }
-  if (o.batch) return run_batch(o.input == "-" ? std::cin : file, o.input == "-" ? "<stdin>" : o.input, o.profile, o.jobs);
+  if (o.batch) return run_batch(o.input == "-" ? std::cin : file, o.input == "-" ? "<stdin>" : o.input, profile, parts, o.jobs);
   if (o.input == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  json r = resolve_text(text, profile);
-  std::cout << (o.pretty ? r.dump(2) : r.dump()) << '\n';
-  if (r["status"] == "invalid") {
-    std::cerr << "accord resolve: " << (o.input == "-" ? "<stdin>" : o.input) << ": " << r["error"].get<std::string>() << '\n';
+  ref::Case tree;
+  const ref::Case* c = read_case(text, false, &tree, &error);
+  if (!c) {
+    std::cout << json{{"status", "invalid"}, {"error", error}}.dump(o.pretty ? 2 : -1) << '\n';
+    std::cerr << "accord resolve: " << (o.input == "-" ? "<stdin>" : o.input) << ": " << error << '\n';
     return 2;
   }
+  const ref::Outcome outcome = ref::resolve(*c, profile);
+  json tree_form = ref::outcome_to_json(outcome);
+  if (o.plan_only) {  // the same text as a batch line, read back (accord's reader keeps integers past 64 bits)
+    std::string line;
+    cf::write_outcome_text(&line, outcome, parts);
+    cf::parse_json(line, &tree_form, &error);
+  }
+  std::cout << (o.pretty ? tree_form.dump(2) : tree_form.dump()) << '\n';
   return 0;
 }
 
@@ -217,6 +217,8 @@ void register_resolve(CLI::App& app) {
   cmd->add_flag("--batch", o->batch, "one case per input line, one outcome per output line, in order");
   cmd->add_option("--jobs,-j", o->jobs, "--batch worker threads (0: every core)")->capture_default_str()->check(CLI::Range(0, 256));
   cmd->add_flag("--pretty", o->pretty, "indent the output");
+  cmd->add_flag("--plan-only", o->plan_only,
+                "write each outcome's status with its plan, or with its error's code and fields (no notes, messages or trace)");
   cmd->callback([o] { set_status(run_resolve(*o)); });
 
   auto what = std::make_shared<std::string>();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "accord/conformance/fast_case.h"
+#include "accord/conformance/json_input.h"
 #include "accord/conformance/loader.h"
 #include "accord/reference/json_io.h"
 #include "test_support.h"
@@ -41,6 +42,44 @@ TEST(FastCase, ReadsEveryCorpusCaseLikeTheTreeReader) {
       ++n;
     }
   EXPECT_GT(n, 1000u);
+}
+
+/// The way resolve --batch and serve read: one reader and one case for every text in turn, the case cleared by the
+/// reader; each text (valid or declined) leaves nothing behind for the next (every corpus case after every other).
+TEST(FastCase, OneCaseReusedReadsEachTextAsAFreshOne) {
+  FastCaseReader reader;
+  ref::Case reused;
+  std::size_t n = 0;
+  for (const auto& f : load_corpus(ACCORD_FIXTURES_DIR).fixtures) {
+    const std::string text = f.given.dump();
+    std::optional<json> fresh = fast_read(text);
+    ASSERT_EQ(reader.read_case(text, &reused), fresh.has_value()) << f.id;
+    if (fresh) {
+      ASSERT_EQ(ref::case_to_json(reused), *fresh) << f.id << " (read after the case before it)";
+    }
+    n += fresh.has_value();
+    ASSERT_FALSE(reader.read_case(R"({"flags":{"devices":1,"devices":2}})", &reused));  // declined half-way
+  }
+  EXPECT_GT(n, 1000u);
+}
+
+/// The fast reader never reads nesting past kMaxJsonDepth (256), which check_json_depth refuses: simdjson's limit is
+/// set to 256, and it counts a value inside the innermost list as one level more (such a text of exactly 256 levels
+/// is declined, and the tree reader reads it).
+TEST(FastCase, NestingPastTheDepthLimitIsDeclined) {
+  auto nested = [](int levels, const char* innermost) {  // the case object and flags are the first two levels
+    const auto lists = static_cast<std::size_t>(levels - 2);
+    return R"({"flags":{"devices":)" + std::string(lists, '[') + innermost + std::string(lists, ']') + "}}";
+  };
+  std::string error;
+  for (const char* innermost : {"1", ""}) {
+    ASSERT_TRUE(check_json_depth(nested(256, innermost), &error));
+    ASSERT_FALSE(check_json_depth(nested(257, innermost), &error));
+    EXPECT_TRUE(fast_read(nested(255, innermost)).has_value()) << innermost;
+    EXPECT_FALSE(fast_read(nested(257, innermost)).has_value()) << innermost;
+    EXPECT_TRUE(tree_read(nested(256, innermost)).has_value()) << innermost;
+  }
+  EXPECT_TRUE(fast_read(nested(256, "")).has_value());
 }
 
 struct Agreement {

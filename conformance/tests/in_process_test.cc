@@ -3,11 +3,16 @@
 
 #include "accord/conformance/adapter.h"
 #include "accord/conformance/loader.h"
+#include "accord/conformance/outcome_text.h"
+#include "accord/reference/json_io.h"
+#include "accord/reference/profiles.h"
+#include "accord/reference/resolve.h"
 #include "test_support.h"
 
 namespace accord::conformance {
 namespace {
 using nlohmann::json;
+namespace ref = accord::reference;
 
 TEST(InProcess, DeclaresEveryCapability) {
   auto a = make_reference_adapter();
@@ -49,6 +54,29 @@ TEST(InProcess, TextWriterMatchesTheJsonFormByteForByte) {
     }
   }
   EXPECT_GT(compared, all.size());
+}
+
+/// `resolve --batch --plan-only`: the outcome's JSON form without its notes and trace, its error without message and
+/// severity, byte for byte, for every corpus case on every profile.
+TEST(InProcess, PlanOnlyTextIsTheOutcomeWithoutNotesTraceAndMessages) {
+  std::size_t ok = 0, errors = 0;
+  for (const auto& f : load_corpus(ACCORD_FIXTURES_DIR).fixtures) {
+    ref::Case c;
+    std::string err;
+    if (!ref::case_from_json(f.given, &c, &err)) continue;
+    for (const auto& p : ref::profiles()) {
+      const ref::Outcome o = ref::resolve(c, p.profile);
+      json expected = ref::outcome_to_json(o);
+      expected.erase("diagnostics"), expected.erase("trace");
+      if (!o.ok()) expected["error"].erase("message"), expected["error"].erase("severity");
+      std::string text;
+      write_outcome_text(&text, o, OutcomeParts::kPlanOnly);
+      ASSERT_EQ(text, expected.dump()) << f.id << " (" << p.name << ")";
+      (o.ok() ? ok : errors) += 1;
+    }
+  }
+  EXPECT_GT(ok, 1000u);
+  EXPECT_GT(errors, 1000u);
 }
 
 TEST(InProcess, TextWriterEscapesLikeNlohmann) {

@@ -17,6 +17,21 @@ TEST(Protocol, RequestsAreSingleJsonLines) {
   EXPECT_EQ(json::parse(r), json({{"cmd", "resolve"}, {"id", "a/b"}, {"profile", "spec"}, {"case", {{"flags", {{"devices", 2}}}}}}));
 }
 
+// append_json_string scans eight bytes at a time: every byte value, at every offset of strings of 1 to 24 bytes in
+// text that needs no escape, is escaped as nlohmann's dump() escapes it (valid UTF-8 around it: é is two bytes).
+TEST(Protocol, JsonStringsAreEscapedLikeNlohmannAtEveryOffset) {
+  for (int len = 1; len <= 24; ++len)
+    for (int at = 0; at < len; ++at)
+      for (int byte = 0; byte < 0x80; ++byte) {
+        std::string s(static_cast<std::size_t>(len), 'a');
+        s[static_cast<std::size_t>(at)] = static_cast<char>(byte);
+        s += "\xc3\xa9";
+        std::string out;
+        append_json_string(out, s);
+        ASSERT_EQ(out, json(s).dump()) << "byte " << byte << " at " << at << " of " << len;
+      }
+}
+
 TEST(Protocol, ParseReplyKinds) {
   Reply r = parse_reply(R"({"id": "a", "outcome": {"status": "ok"}})");
   EXPECT_EQ(r.kind, ReplyKind::kOutcome);

@@ -58,20 +58,8 @@ std::vector<std::string> template_fields(DiagCode c) {
 }
 
 std::string render(const Diagnostic& d) {
-  std::string t = message_template(d.code), out;
-  for (size_t k = 0; k < t.size(); ++k) {
-    if (t[k] == '{') {
-      auto end = t.find('}', k);
-      if (end != std::string::npos) {
-        std::string key = t.substr(k + 1, end - k - 1);
-        auto v = key == "connector" ? std::optional<std::string>(d.connector) : d.field(key);
-        out += v ? *v : "<?>";
-        k = end;
-        continue;
-      }
-    }
-    out += t[k];
-  }
+  std::string out;
+  render_pieces(d, [&out](std::string_view piece) { out.append(piece.data(), piece.size()); });
   return out;
 }
 

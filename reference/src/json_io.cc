@@ -27,8 +27,9 @@ std::string shown(const json& j) {
 
 PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* instances) {
   const auto& rows = reference::flags();
+  static const std::vector<std::string_view> names(flag_names().begin(), flag_names().end());  // lengths known once
   for (std::size_t k = 0; k < rows.size(); ++k)
-    if (name == rows[k].name) {
+    if (name == names[k]) {
       *index = static_cast<int>(k);
       *instances = rows[k].instances;
       return &(flags.*(rows[k].member));
@@ -37,7 +38,7 @@ PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* in
 }
 
 bool* hardware_switch(HardwareFacts& hw, std::string_view key, int* index) {
-  static const std::pair<const char*, bool HardwareFacts::*> kRows[] = {
+  static const std::pair<std::string_view, bool HardwareFacts::*> kRows[] = {
       {"mps", &HardwareFacts::mps},   {"tpu", &HardwareFacts::tpu},   {"ipu", &HardwareFacts::ipu},
       {"hpu", &HardwareFacts::hpu},   {"fork", &HardwareFacts::fork}, {"torch_distributed", &HardwareFacts::torch_distributed},
       {"cudnn_benchmark", &HardwareFacts::cudnn_benchmark},

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "accord/conformance/json_input.h"
+#include "accord/reference/flags.h"
 #include "accord/reference/json_io.h"
 #include "accord/reference/registry.h"
 
@@ -17,6 +19,10 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 
 struct FastCaseReader::Impl {
+  /// simdjson refuses nesting past kMaxJsonDepth, so a text the fast path reads is one check_json_depth passes; it
+  /// counts a value inside the innermost list or object as one level more, so it also refuses such a text of exactly
+  /// kMaxJsonDepth levels. What it refuses goes to the callers' tree reader, which checks the depth first.
+  Impl() { [[maybe_unused]] simdjson::error_code ignored = parser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, kMaxJsonDepth); }
   simdjson::dom::parser parser;
 };
 
@@ -70,8 +76,13 @@ bool read_value(element e, bool instances, ref::PyValue* out) {
     case element_type::INT64: *out = ref::PyValue::integer(as<std::int64_t>(e)); return true;
     case element_type::DOUBLE: *out = ref::PyValue::floating(as<double>(e)); return true;  // finite: simdjson refuses 1e400
     case element_type::STRING: {
-      std::string s(string_of(e));
-      *out = instances && ref::class_by_name(s) ? ref::PyValue::instance(std::move(s)) : ref::PyValue::string(std::move(s));
+      std::string_view s = string_of(e);
+      if (instances && ref::class_by_name(s)) {
+        *out = ref::PyValue::instance(std::string(s));
+      } else {  // the common case, written in place: no temporary value
+        out->kind = ref::PyValue::Kind::kStr;
+        out->str.assign(s);
+      }
       return true;
     }
     case element_type::ARRAY: {
@@ -148,9 +159,19 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
   return true;
 }
 
-bool read_case_object(element e, ref::Case* out) {
+/// Makes `c` the empty case, touching only what a read set: a case reused line after line is not built anew.
+void clear_case(ref::Case& c) {
+  for (const auto& row : ref::flags())
+    if (ref::PyValue& v = c.flags.*(row.member); !v.is_absent()) v = ref::PyValue{};
+  c.env.clear();
+  c.hardware = ref::HardwareFacts{};
+  c.interactive = false;
+}
+
+/// Reads into `c` (cleared first; when declined, `c` holds part of the text).
+bool read_case_object(element e, ref::Case& c) {
   if (e.type() != element_type::OBJECT) return false;
-  ref::Case c;
+  clear_case(c);
   bool seen[4] = {false, false, false, false};  // flags, env, hardware, interactive
   auto first = [&seen](int k) { return !seen[k] && (seen[k] = true); };
   for (auto field : object_of(e)) {
@@ -181,7 +202,6 @@ bool read_case_object(element e, ref::Case* out) {
       return false;
     }
   }
-  *out = std::move(c);
   return true;
 }
 
@@ -193,7 +213,7 @@ FastCaseReader::~FastCaseReader() = default;
 bool FastCaseReader::read_case(std::string_view text, ref::Case* out) {
   element doc;
   if (impl_->parser.parse(text.data(), text.size()).get(doc)) return false;
-  return read_case_object(doc, out);
+  return read_case_object(doc, *out);
 }
 
 bool FastCaseReader::read_request(std::string_view line, std::string* id, std::optional<std::string>* profile,
@@ -224,10 +244,10 @@ bool FastCaseReader::read_request(std::string_view line, std::string* id, std::o
   if (!resolve || !has_id) return false;
   if (!has_profile) profile->reset();
   if (!has_case || case_json.type() == element_type::NULL_VALUE) {
-    *out = ref::Case{};
+    clear_case(*out);
     return true;
   }
-  return read_case_object(case_json, out);
+  return read_case_object(case_json, *out);
 }
 
 }  // namespace accord::conformance

@@ -50,7 +50,7 @@ bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const
   thread_local FastCaseReader reader;
   thread_local std::string id, text;
   thread_local std::optional<std::string> profile;
-  reference::Case c;
+  thread_local reference::Case c;  // reused request after request (the reader clears what it set)
   if (!reader.read_request(line, &id, &profile, &c)) return false;
   text.clear();
   std::optional<AdapterResult> r = impl.resolve_case_text(profile ? *profile : default_profile, c, &text);
@@ -68,8 +68,9 @@ bool answer(const std::string& line, std::string& out, Adapter& impl, const std:
     out += R"({"id":null,"errored":"request line longer than )" + line_limit_text() + R"( (the protocol's limit); not read"})" "\n";
     return true;
   }
-  std::string error;  // the depth check comes first: the fast reader recurses (parse_json then fails the same way)
-  if (check_json_depth(line, &error) && answer_fast(line, out, impl, default_profile)) return true;
+  // The fast reader refuses nesting past kMaxJsonDepth itself; parse_json then reports it.
+  if (answer_fast(line, out, impl, default_profile)) return true;
+  std::string error;
   json req, read_id;  // the id, when it was read before the request went wrong
   if (!parse_json(line, &req, &error, &read_id)) {
     if (error.rfind("line 1, column ", 0) == 0) error.erase(0, 8);  // one line: its column says where

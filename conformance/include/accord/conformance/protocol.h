@@ -15,6 +15,12 @@ namespace accord::conformance {
 
 /// Appends `s` as a JSON string literal, escaped exactly as nlohmann's dump() escapes it.
 void append_json_string(std::string& out, std::string_view s);
+/// Appends the inside of that literal (the escaped text without its quotes): a string written in pieces.
+void append_json_escaped(std::string& out, std::string_view s);
+/// The most bytes escaping writes per byte of text (`\u001f` for one control character).
+inline constexpr std::size_t kMaxEscapedGrowth = 6;
+/// Writes the inside of the literal at `to`, which has room for kMaxEscapedGrowth * s.size() bytes; returns its end.
+char* escape_json(char* to, std::string_view s);
 
 /// The protocol version this harness speaks.
 inline constexpr int kProtocolVersion = 1;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,33 @@ std::optional<DiagCode> diag_from_wire(const std::string& wire);
 int diag_count();
 /// The message: the template with every {field} (and {connector}) replaced.
 std::string render(const Diagnostic& d);
+/// The message in pieces, in order: emit(text) for each run of template text and for each {field}'s value (the first
+/// field of that key; `<?>` when there is none; `{connector}` is the connector's name); render() joins them. A writer
+/// that escapes the message calls it with no string built in between.
+template <typename Emit>
+void render_pieces(const Diagnostic& d, Emit&& emit) {
+  const std::string_view t = message_template(d.code);
+  std::size_t from = 0;
+  for (std::size_t open = t.find('{'); open != std::string_view::npos; open = t.find('{', from)) {
+    const std::size_t end = t.find('}', open);
+    if (end == std::string_view::npos) break;  // a lone '{' is text
+    if (open > from) emit(t.substr(from, open - from));
+    const std::string_view key = t.substr(open + 1, end - open - 1);
+    if (key == "connector") {
+      emit(std::string_view(d.connector));
+    } else {
+      const Field* f = nullptr;
+      for (const auto& x : d.fields)
+        if (x.key == key) {
+          f = &x;
+          break;
+        }
+      emit(f ? std::string_view(f->value) : std::string_view("<?>"));
+    }
+    from = end + 1;
+  }
+  if (from < t.size()) emit(t.substr(from));
+}
 std::ostream& operator<<(std::ostream& os, const Diagnostic& d);
 
 }  // namespace accord::reference
