@@ -350,7 +350,9 @@ int run_serve(const std::string& profile, int jobs) {
     impls.push_back(owned.back().get());
   }
   cf::install_interrupt_handlers();
-  cf::InterruptibleInput stdin_buf(0);  // ends at SIGINT/SIGTERM (a plain std::cin read would be retried)
+  // Ends at SIGINT/SIGTERM (a plain std::cin read would be retried). A batch is what one read brought (in_avail):
+  // 1 MiB reads make batches of thousands of requests when they stream in, so threads start once per batch.
+  cf::InterruptibleInput stdin_buf(0, 1 << 20);
   std::istream in(&stdin_buf);
   int status = cf::serve(in, std::cout, impls, profile);
   return unless_interrupted(status);

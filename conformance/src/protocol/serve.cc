@@ -48,16 +48,24 @@ void write_reply(std::string& out, const json& id, const AdapterResult& r, const
 /// False when either declines; the request then goes the nlohmann way, which answers it the same.
 bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const std::string& default_profile) {
   thread_local FastCaseReader reader;
-  thread_local std::string id, text;
+  thread_local std::string id;
   thread_local std::optional<std::string> profile;
   thread_local reference::Case c;  // reused request after request (the reader clears what it set)
   if (!reader.read_request(line, &id, &profile, &c)) return false;
-  text.clear();
-  std::optional<AdapterResult> r = impl.resolve_case_text(profile ? *profile : default_profile, c, &text);
-  if (!r) return false;
+  const std::size_t start = out.size();
   out += "{\"id\":";
   append_json_string(out, id);
-  write_reply_tail(out, *r, text);
+  out += ",\"outcome\":";
+  const std::size_t outcome_at = out.size();  // the outcome is written in place, not copied from another string
+  std::optional<AdapterResult> r = impl.resolve_case_text(profile ? *profile : default_profile, c, &out);
+  if (!r) return out.resize(start), false;
+  if (r->status == ResultStatus::kOk) {
+    if (r->elapsed_ns) out += ",\"elapsed_ns\":", out += std::to_string(*r->elapsed_ns);
+    out += "}\n";
+  } else {  // skipped: no outcome
+    out.resize(outcome_at - std::string_view(",\"outcome\":").size());
+    write_reply_tail(out, *r, "");
+  }
   return true;
 }
 
@@ -210,7 +218,7 @@ int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impl
         out.flush();
         return 0;
       }
-      out << b.replies[i];
+      out.write(b.replies[i].data(), static_cast<std::streamsize>(b.replies[i].size()));
     }
     out.flush();  // one flush per batch
   }

@@ -72,8 +72,9 @@ class Adapter {
   /// reference overrides it with a direct writer that builds no JSON tree.
   virtual AdapterResult resolve_text(const std::string& id, const std::string& profile, const nlohmann::json& case_json,
                                      std::string* outcome_text);
-  /// resolve_text() for a case already read (FastCaseReader: the fast path of serve and resolve --batch).
-  /// nullopt when the adapter takes only JSON (the default); the caller then uses resolve_text().
+  /// resolve_text() for a case already read (FastCaseReader: the fast path of serve), except that the outcome's text
+  /// is appended to `outcome_text` (serve writes it in place in the reply). nullopt when the adapter takes only JSON
+  /// (the default); the caller then uses resolve_text().
   virtual std::optional<AdapterResult> resolve_case_text(const std::string& profile, const reference::Case& c,
                                                          std::string* outcome_text) {
     (void)profile, (void)c, (void)outcome_text;
