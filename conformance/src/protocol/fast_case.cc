@@ -7,6 +7,10 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "accord/conformance/json_input.h"
 #include "accord/reference/flags.h"
@@ -25,6 +29,49 @@ struct FastCaseReader::Impl {
   Impl() { [[maybe_unused]] simdjson::error_code ignored = parser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, kMaxJsonDepth); }
   simdjson::dom::parser parser;
 };
+
+namespace {
+
+/// The environment's and the packages' tree nodes of the cases read before, kept for the next ones: a case reused
+/// line after line allocates no node (and no string that fits the old one's room) for what it had before.
+struct NodePool {
+  std::vector<std::map<std::string, std::string>::node_type> env;
+  std::vector<std::set<std::string>::node_type> packages;
+};
+thread_local NodePool node_pool;
+
+/// Makes `c` the empty case, touching only what a read set: a case reused line after line is not built anew.
+void clear_case(ref::Case& c) {
+  for (const auto& row : ref::flags())
+    if (ref::PyValue& v = c.flags.*(row.member); !v.is_absent()) v.reset();
+  while (!c.env.empty()) node_pool.env.push_back(c.env.extract(c.env.begin()));
+  while (!c.hardware.packages.empty()) node_pool.packages.push_back(c.hardware.packages.extract(c.hardware.packages.begin()));
+  c.hardware = ref::HardwareFacts{};
+  c.interactive = false;
+}
+
+/// Inserts key -> value (false when the key is there), in a pooled node when there is one.
+bool insert_env(std::map<std::string, std::string>& env, std::string_view key, std::string_view value) {
+  if (node_pool.env.empty()) return env.emplace(std::string(key), std::string(value)).second;
+  auto& node = node_pool.env.back();
+  node.key().assign(key), node.mapped().assign(value);
+  auto r = env.insert(std::move(node));
+  node_pool.env.pop_back();
+  if (!r.inserted) node_pool.env.push_back(std::move(r.node));  // a repeated key: the node goes back
+  return r.inserted;
+}
+
+/// Inserts a package name, in a pooled node when there is one (a repeated name is kept once, as a set does).
+void insert_package(std::set<std::string>& packages, std::string_view name) {
+  if (node_pool.packages.empty()) return void(packages.emplace(name));
+  auto& node = node_pool.packages.back();
+  node.value().assign(name);
+  auto r = packages.insert(std::move(node));
+  node_pool.packages.pop_back();
+  if (!r.inserted) node_pool.packages.push_back(std::move(r.node));
+}
+
+}  // namespace
 
 namespace {
 
@@ -137,7 +184,7 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
       seen_packages = true;
       for (element p : array_of(v)) {
         if (p.type() != element_type::STRING) return false;
-        hw->packages.emplace(string_of(p));
+        insert_package(hw->packages, string_of(p));
       }
     } else if (k == "gpu_busy") {
       if (seen_busy || v.type() != element_type::ARRAY) return false;
@@ -157,15 +204,6 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
     hw->tpu_cores = static_cast<int>(std::min<std::int64_t>(tpu_cores, 4096));
   }
   return true;
-}
-
-/// Makes `c` the empty case, touching only what a read set: a case reused line after line is not built anew.
-void clear_case(ref::Case& c) {
-  for (const auto& row : ref::flags())
-    if (ref::PyValue& v = c.flags.*(row.member); !v.is_absent()) v = ref::PyValue{};
-  c.env.clear();
-  c.hardware = ref::HardwareFacts{};
-  c.interactive = false;
 }
 
 /// Reads into `c` (cleared first; when declined, `c` holds part of the text).
@@ -189,8 +227,7 @@ bool read_case_object(element e, ref::Case& c) {
     } else if (field.key == "env") {
       if (!first(1) || v.type() != element_type::OBJECT) return false;
       for (auto kv : object_of(v))
-        if (kv.value.type() != element_type::STRING ||
-            !c.env.emplace(std::string(kv.key), std::string(string_of(kv.value))).second)
+        if (kv.value.type() != element_type::STRING || !insert_env(c.env, kv.key, string_of(kv.value)))
           return false;
     } else if (field.key == "hardware") {
       if (!first(2) || v.type() != element_type::OBJECT || !read_hardware(object_of(v), &c.hardware))

@@ -37,6 +37,12 @@ struct PyValue {
   static PyValue make_list(std::vector<PyValue> v);
   static PyValue instance(std::string cls, std::map<std::string, PyValue> args = {});
 
+  /// Makes the value absent in place, keeping its string's room (a case reused read after read).
+  void reset() {
+    kind = Kind::kAbsent, b = false, i = 0, f = 0.0;
+    str.clear(), list.clear(), inst.reset();
+  }
+
   bool is_absent() const { return kind == Kind::kAbsent; }
   /// Absent or None: "not given" for every flag whose default is None.
   bool is_none() const { return kind == Kind::kAbsent || kind == Kind::kNone; }
