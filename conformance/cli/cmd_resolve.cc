@@ -35,7 +35,7 @@ struct ResolveOptions {
 /// Reads one case from JSON text: the fast reader (one per thread, its case reused line after line), or, for what it
 /// declines, nlohmann's tree (which checks the nesting depth first) and the reference's reader. Null with *err when
 /// the text is not a case; a batch line's JSON error gives its column alone (`one_line`).
-const ref::Case* read_case(const std::string& text, bool one_line, ref::Case* tree, std::string* err) {
+const ref::Case* read_case(const std::string& text, bool one_line, std::optional<ref::Case>* tree, std::string* err) {
   thread_local cf::FastCaseReader reader;
   thread_local ref::Case fast;
   if (reader.read_case(text, &fast)) return &fast;
@@ -45,7 +45,7 @@ const ref::Case* read_case(const std::string& text, bool one_line, ref::Case* tr
     *err = "input is not valid JSON: " + *err;
     return nullptr;
   }
-  return ref::case_from_json(j, tree, err) ? tree : nullptr;
+  return ref::case_from_json(j, &tree->emplace(), err) ? &**tree : nullptr;
 }
 
 /// One batch line: the outcome's JSON text (byte-identical to outcome_to_json().dump(), or its plan-only form) or
@@ -53,7 +53,7 @@ const ref::Case* read_case(const std::string& text, bool one_line, ref::Case* tr
 bool resolve_line(const std::string& line, std::size_t number, const std::string& name, ref::Profile profile,
                   cf::OutcomeParts parts, std::string* out, std::string* why) {
   std::string err;
-  ref::Case tree;
+  std::optional<ref::Case> tree;  // built only for a line the fast reader declines
   if (line == cf::kLineTooLong) {
     err = "line longer than " + cf::line_limit_text() + " (the limit); not read";
   } else if (line.empty() || line == "\r") {
@@ -77,15 +77,20 @@ int run_batch(std::istream& in, const std::string& name, ref::Profile profile, c
   std::ios::sync_with_stdio(false);
   constexpr std::size_t kChunk = 4096;
   const std::size_t workers_n = jobs > 0 ? static_cast<std::size_t>(jobs) : std::max(1u, std::thread::hardware_concurrency());
+  // lines[b][0, count[b]) is chunk b; the strings are reused chunk after chunk, so a line costs no allocation
   std::vector<std::string> lines[2], outs[2], errs[2];
-  std::size_t first[2] = {1, 1}, read = 0;  // the line number of each chunk's first line
+  std::size_t count[2] = {0, 0}, first[2] = {1, 1}, read = 0;  // first: the line number of each chunk's first line
   outs[0].resize(workers_n), outs[1].resize(workers_n), errs[0].resize(workers_n), errs[1].resize(workers_n);
   std::vector<long long> bad(workers_n, 0);
   auto read_chunk = [&](int into) {
-    lines[into].clear();
+    count[into] = 0;
     first[into] = read + 1;
-    std::string line;
-    while (lines[into].size() < kChunk && cf::read_line_bounded(in, &line)) lines[into].push_back(std::move(line)), ++read;
+    for (auto& ls = lines[into]; count[into] < kChunk; ++count[into], ++read) {
+      if (ls.size() == count[into]) ls.emplace_back();
+      std::string& line = ls[count[into]];
+      if (line.capacity() > (1u << 20)) std::string().swap(line);  // a long line's room is not kept
+      if (!cf::read_line_bounded(in, &line)) break;
+    }
   };
   auto write_chunk = [](std::vector<std::string>& from, std::vector<std::string>& err) {
     for (auto& o : from) std::cout.write(o.data(), static_cast<std::streamsize>(o.size())), o.clear();
@@ -98,18 +103,19 @@ int run_batch(std::istream& in, const std::string& name, ref::Profile profile, c
     }
   };
   read_chunk(0);
-  for (int cur = 0; !lines[cur].empty(); cur ^= 1) {
+  for (int cur = 0; count[cur] > 0; cur ^= 1) {
     std::vector<std::thread> workers;
     for (std::size_t k = 0; k < workers_n; ++k)
       workers.emplace_back([&, k] {
         const auto& ls = lines[cur];
-        for (std::size_t i = ls.size() * k / workers_n; i < ls.size() * (k + 1) / workers_n; ++i)
+        const std::size_t n = count[cur];
+        for (std::size_t i = n * k / workers_n; i < n * (k + 1) / workers_n; ++i)
           bad[k] += !resolve_line(ls[i], first[cur] + i, name, profile, parts, &outs[cur][k], &errs[cur][k]);
       });
     write_chunk(outs[cur ^ 1], errs[cur ^ 1]);  // the previous chunk, while this one resolves
     read_chunk(cur ^ 1);
     for (auto& t : workers) t.join();
-    if (lines[cur ^ 1].empty()) write_chunk(outs[cur], errs[cur]);
+    if (count[cur ^ 1] == 0) write_chunk(outs[cur], errs[cur]);
   }
   std::cout.flush();
   if (in.bad()) {  // a read that failed (EIO), not the end of the input
@@ -136,7 +142,7 @@ int run_resolve(const ResolveOptions& o) {
   }
   if (o.batch) return run_batch(o.input == "-" ? std::cin : file, o.input == "-" ? "<stdin>" : o.input, profile, parts, o.jobs);
   if (o.input == "-") text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  ref::Case tree;
+  std::optional<ref::Case> tree;
   const ref::Case* c = read_case(text, false, &tree, &error);
   if (!c) {
     std::cout << json{{"status", "invalid"}, {"error", error}}.dump(o.pretty ? 2 : -1) << '\n';
