@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
+#include <string>
+#include <vector>
 #include <set>
 #include <sstream>
 
@@ -25,6 +28,23 @@ TEST(Diagnostic, WireIdsAreUniqueAndPrefixedBySeverity) {
     EXPECT_EQ(diag_from_wire(w), c);
   }
   EXPECT_FALSE(diag_from_wire("err_nope"));
+}
+
+// template_fields(c): the {name} placeholders of the code's template, in order, each once, without {connector}
+// (diagnostic.h), checked against a second reading of every template with std::regex.
+TEST(Diagnostic, TemplateFieldsAreThePlaceholdersInOrderOnce) {
+  const std::regex placeholder(R"(\{([^{}]*)\})");
+  for (int k = 0; k < diag_count(); ++k) {
+    auto c = static_cast<DiagCode>(k);
+    const std::string t = message_template(c);
+    std::vector<std::string> expected;
+    for (auto m = std::sregex_iterator(t.begin(), t.end(), placeholder); m != std::sregex_iterator(); ++m) {
+      std::string key = (*m)[1];
+      if (key != "connector" && std::find(expected.begin(), expected.end(), key) == expected.end()) expected.push_back(key);
+    }
+    EXPECT_EQ(template_fields(c), expected) << wire_id(c) << ": " << t;
+  }
+  EXPECT_EQ(template_fields(DiagCode::kPackageMissing), (std::vector<std::string>{"component", "package"}));
 }
 
 TEST(Diagnostic, RenderFillsFieldsAndMarksMissingOnes) {

@@ -148,5 +148,15 @@ TEST(SpecTables, PrecisionTable) {
   expect_block(spec_text(), "precision", t + "\n");
 }
 
+// err_precision_invalid's `allowed` under precision_normalize: the spellings SPEC.md's validate.precision-normalize
+// accepts, in its order (the ints, then the 1.x strings, then the 2.x spellings), as Python prints a tuple of them.
+TEST(SpecTables, NormalizedPrecisionsShownAreTheRulesList) {
+  EXPECT_EQ(normalized_precisions_shown(),
+            "(16, 32, 64, '16', '32', '64', 'bf16', '16-mixed', 'bf16-mixed', '32-true', '64-true', '16-true', 'bf16-true')");
+  const std::string rule = spec_text().substr(spec_text().find("| `validate.precision-normalize` |"));
+  for (const char* spelling : {"16-mixed", "bf16-mixed", "32-true", "64-true", "16-true", "bf16-true", "\"bf16\""})
+    EXPECT_LT(rule.find(spelling), rule.find('\n')) << spelling << " is not in the rule's row";
+}
+
 }  // namespace
 }  // namespace accord::reference
