@@ -148,6 +148,26 @@ TEST(SpecTables, PrecisionTable) {
   expect_block(spec_text(), "precision", t + "\n");
 }
 
+// precision_reading(s, p) is SPEC.md's precision table read for the profile: its `precision_normalize` column for
+// spec (the policy holds), the other column for lightning-1.6 (it does not).
+TEST(SpecTables, PrecisionReadingIsTheTablesColumnForTheProfile) {
+  const std::string spec = spec_text();
+  std::size_t rows = 0;
+  for (const auto& s : precision_spellings()) {
+    const std::string row_start = "| `" + repr(s.value) + "` | " + group_name(s.group) + " | ";
+    const std::size_t at = spec.find(row_start);
+    ASSERT_NE(at, std::string::npos) << repr(s.value);
+    std::smatch m;
+    const std::string row = spec.substr(at, spec.find('\n', at) - at);
+    ASSERT_TRUE(std::regex_search(row, m, std::regex(R"(^\| `[^`]*` \| [^|]* \| `([^`]*)` \| `([^`]*)` \|)"))) << row;
+    auto shown = [](const PyValue* v) { return v ? repr(*v) : std::string("err_precision_invalid"); };
+    EXPECT_EQ(shown(precision_reading(s, Profile::kSpec)), m[1].str()) << row;
+    EXPECT_EQ(shown(precision_reading(s, Profile::kLightning16)), m[2].str()) << row;
+    ++rows;
+  }
+  EXPECT_GT(rows, 10u);
+}
+
 // err_precision_invalid's `allowed` under precision_normalize: the spellings SPEC.md's validate.precision-normalize
 // accepts, in its order (the ints, then the 1.x strings, then the 2.x spellings), as Python prints a tuple of them.
 TEST(SpecTables, NormalizedPrecisionsShownAreTheRulesList) {
