@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace accord::reference {
@@ -40,6 +41,26 @@ TEST(Registry, AcceleratorRegistryOrder) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"cpu", "gpu", "hpu", "ipu", "tpu"}));
   EXPECT_EQ(names22, (std::vector<std::string>{"cpu", "cuda", "mps", "tpu"}));  // 2.2.5: registered in class-name order
+}
+
+// A class gated to other profiles is not a class there (tables/precision_plugins.def: HalfPrecisionPlugin where
+// classes_from_2x holds, spec only; HalfPrecision in the 2.2.5 connectors), while every class some profile has is known
+// by name, and the profile's class list agrees with its look-ups.
+TEST(Registry, GatedClassesExistOnlyInTheirProfiles) {
+  EXPECT_EQ(class_by_name("HalfPrecisionPlugin", policy(Profile::kSpec))->kind, ClassKind::kPrecisionPlugin);
+  EXPECT_FALSE(class_by_name("HalfPrecisionPlugin", policy(Profile::kLightning16)));
+  EXPECT_FALSE(class_by_name("HalfPrecision", policy(Profile::kLightning16)));
+  EXPECT_EQ(class_by_name("HalfPrecision", policy(Profile::kLightning22))->kind, ClassKind::kPrecisionPlugin);
+  for (const auto& name : class_names()) EXPECT_TRUE(class_by_name(name)) << name;
+  for (const auto& p : profiles()) {
+    const auto in_profile = class_names(policy(p.profile));
+    for (const auto& name : class_names())
+      EXPECT_EQ(std::count(in_profile.begin(), in_profile.end(), name), class_by_name(name, policy(p.profile)) ? 1 : 0)
+          << name << " in " << p.name;
+  }
+  const auto l16 = class_names(policy(Profile::kLightning16));
+  EXPECT_EQ(std::count(l16.begin(), l16.end(), "DDPStrategy"), 1);
+  EXPECT_EQ(std::count(l16.begin(), l16.end(), "HalfPrecisionPlugin"), 0);
 }
 
 TEST(Registry, ClassNamesAreUniqueAcrossTables) {

@@ -2,6 +2,7 @@
 #include "devices.h"
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <set>
 
@@ -57,8 +58,25 @@ PyValue range_list(long long n) {
   return v;
 }
 
-/// `len(set(map(repr, ids))) == len(ids)`; plain ints (the usual list) are compared as numbers.
-bool unique_by_repr(const std::vector<PyValue>& ids) {
+/// What an id is in a Python set: a number by its value (True is 1, 0.0 is 0), a str by its text, None as itself; a
+/// list (unhashable: Python raises TypeError, which the model does not) and an instance by their repr.
+std::string set_key(const PyValue& id) {
+  switch (id.kind) {
+    case PyValue::Kind::kBool:
+    case PyValue::Kind::kInt: return "n" + std::to_string(id.as_int());
+    case PyValue::Kind::kFloat:
+      if (std::trunc(id.f) == id.f && std::fabs(id.f) < 9.2e18) return "n" + std::to_string(static_cast<long long>(id.f));
+      return "f" + repr(id);
+    case PyValue::Kind::kBigInt: return "n" + id.str;
+    case PyValue::Kind::kStr: return "s" + id.str;
+    default: return "r" + repr(id);
+  }
+}
+
+/// PL 1.6.5 device_parser.py _check_unique (2.2.5 fabric/utilities/device_parser.py the same):
+/// `len(device_ids) == len(set(device_ids))`, Python's equality deciding ([1, True] and [0, 0.0] are not unique).
+/// Plain ints (the usual list) are compared as numbers.
+bool unique_as_set(const std::vector<PyValue>& ids) {
   bool ints = std::all_of(ids.begin(), ids.end(), [](const PyValue& id) { return id.kind == PyValue::Kind::kInt; });
   if (ints && ids.size() <= 16) {  // the usual few ids: compared pairwise, nothing allocated
     for (size_t a = 0; a < ids.size(); ++a)
@@ -75,7 +93,7 @@ bool unique_by_repr(const std::vector<PyValue>& ids) {
   }
   std::set<std::string> seen;
   for (const auto& id : ids)
-    if (!seen.insert(repr(id)).second) return false;
+    if (!seen.insert(set_key(id)).second) return false;
   return true;
 }
 
@@ -147,7 +165,7 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   if (ids.empty()) return fail(DiagCode::kGpusNoneAvailable, flag, v);
   bool te_exception = facts.torchelastic && ids.size() != 1 && facts.cuda_devices == 1;
   if (!te_exception) {
-    if (!unique_by_repr(ids)) return fail(DiagCode::kGpuIdsNotUnique, flag, v);
+    if (!unique_as_set(ids)) return fail(DiagCode::kGpuIdsNotUnique, flag, v);
     for (const auto& id : ids)
       if (!id.is_int_like() || id.as_int() < 0 || id.as_int() >= facts.cuda_devices)
         return fail(DiagCode::kGpuIdsUnavailable, flag, v,
