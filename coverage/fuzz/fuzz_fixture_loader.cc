@@ -4,18 +4,35 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <string>
 
 #include "accord/conformance/loader.h"
 #include "fuzz_util.h"
 
+namespace {
+/// The file each input is written to, in a directory of its own (mkdtemp), removed with the directory when the
+/// fuzzer exits: runs leave nothing in the temporary folder.
+struct InputFile {
+  std::string dir, path;
+  InputFile() {
+    std::string pattern = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/accord-fuzz-loader-XXXXXX";
+    if (!mkdtemp(pattern.data())) accord::fuzz::violated("cannot create a directory from " + pattern);
+    dir = pattern;
+    path = dir + "/case.json";
+  }
+  ~InputFile() {
+    std::remove(path.c_str());
+    rmdir(dir.c_str());
+  }
+};
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static const std::string path = [] {
-    std::string dir = std::string(getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") + "/accord-fuzz-loader-" + std::to_string(getpid());
-    std::string cmd = "mkdir -p '" + dir + "'";
-    if (std::system(cmd.c_str()) != 0) accord::fuzz::violated("cannot create " + dir);
-    return dir + "/case.json";
-  }();
+  static const InputFile input;
+  const std::string& path = input.path;
   {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
