@@ -225,6 +225,22 @@ std::optional<ClassInfo> class_at(int first_row) {
 std::optional<ClassInfo> class_by_name(std::string_view cls) { return class_at(class_row(cls)); }
 
 namespace {
+struct MovedClass { MovedClassRow row; PolicyGate gate; };
+const MovedClass kMovedClasses[] = {
+#include "gate_macros.h"
+#define ACCORD_MOVED_CLASS(Class, Package, Module, Url, Gate) {{Class, Package, Module, Url}, Gate},
+#include "../tables/moved_classes.def"
+#include "gate_macros_end.h"
+};
+}  // namespace
+
+const MovedClassRow* moved_class(std::string_view cls, const Policy& p) {
+  for (const auto& r : kMovedClasses)
+    if (cls == r.row.cls && r.gate.holds(p)) return &r.row;
+  return nullptr;
+}
+
+namespace {
 struct ConstructorArgs { const char* cls; const char* args; PolicyGate gate; };
 const ConstructorArgs kConstructorArgs[] = {
 #include "gate_macros.h"

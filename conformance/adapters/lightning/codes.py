@@ -92,6 +92,10 @@ TABLE = [
      {"type": "NameError", "fields": {"package": "horovod", "component": "HorovodStrategy"}}),  # HorovodStrategy()
     (r"'NoneType' object has no attribute '(lower|value)'", "err_amp_backend_invalid",
      {"where": r"from_str|_check_and_init_precision|_validate_precision_choice"}),  # LightningEnum.from_str on a non-str; the bf16 message on a None amp type
+    (r"The `(?P<class>\w+)` class has been moved to an external package\. Install the extension package as "
+     r"`pip install (?P<package>[\w.-]+)` and import with `from (?P<module>\w+) import \w+`\. "
+     r"Please see: (?P<url>\S+) for more details\.", "err_class_moved",
+     {"type": "NotImplementedError"}),  # 2.x _graveyard/hpu.py, ipu.py stubs (HPUAccelerator.__init__, ...)
     # ---- accelerator / strategy state
     (r"`?(?P<accelerator_class>\w+)`? can not run on your system since the accelerator is not available.*"
      r"`(?:Trainer|Fabric)`: (?P<available>.*?)\.$", "err_accelerator_unavailable"),  # _set_parallel_devices_and_init_accelerator (1.6.5, 2.x, fabric)

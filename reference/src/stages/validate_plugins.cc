@@ -243,6 +243,12 @@ bool construct(Resolution& c, const PyValue& v) {
   if (!v.is_instance()) return true;
   for (const auto& [k, a] : v.inst->args)
     if (!construct(c, a)) return false;
+  // A stub of a class that moved to an external package takes any argument and raises in its body (2.2.5 _graveyard).
+  if (const MovedClassRow* moved = moved_class(v.inst->cls, c.pol)) {
+    c.fire(RuleId::kInstanceMoved);
+    return c.fail(DiagCode::kClassMoved, {fld("class", moved->cls), fld("package", moved->package),
+                                          fld("module", moved->module), fld("url", moved->url)});
+  }
   auto ci = c.class_of(*v.inst);
   if (!ci) return true;
   // Python binds the keyword arguments before the constructor body runs: the first one (in name order, as the

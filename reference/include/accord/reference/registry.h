@@ -134,6 +134,16 @@ std::optional<ClassInfo> class_at(int first_row);
 const char* constructor_args(std::string_view cls);
 /// The arguments in the profile whose policies are `p` (a class whose signature changed between releases has a row each).
 const char* constructor_args(std::string_view cls, const Policy& p);
+/// A class a release keeps only as a stub that raises in its constructor: it moved to an external package
+/// (tables/moved_classes.def).
+struct MovedClassRow {
+  const char* cls;
+  const char* package;  ///< `pip install <package>`
+  const char* module;   ///< `from <module> import <cls>`
+  const char* url;
+};
+/// The row of `cls` in the profile whose policies are `p`; null when the class did not move there.
+const MovedClassRow* moved_class(std::string_view cls, const Policy& p);
 /// Whether a constructor whose arguments are `args` (a constructor_args cell) takes the keyword `name`.
 bool takes_argument(const char* args, std::string_view name);
 /// Every known class name, sorted (each once).
