@@ -103,7 +103,7 @@ const CodeCase kCodeCases[] = {
     {kL22Only, "err_strategy_invalid_type", R"({"flags": {"strategy": null}})"},
     {kL22Only, "err_strategy_mps_unsupported", R"({"flags": {"strategy": "ddp"}, "hardware": {"mps": true}})"},
     {kT22Only, "err_package_missing", R"({"flags": {"strategy": "bagua"}})"},
-    {kT22Only, "err_class_moved", R"({"flags": {"accelerator": {"class": "HPUAccelerator"}}})"},
+    {kL22Only, "err_class_moved", R"({"flags": {"accelerator": {"class": "HPUAccelerator"}}})"},
     {kL22Only, "err_plugin_invalid", R"({"flags": {"plugins": ["foo"]}})"},
     {kL22Only, "err_instance_argument", R"({"flags": {"plugins": [{"class": "Precision", "args": {"precision": "32-true"}}]}})"},
     {kT22Only, "err_sync_batchnorm_layer_sync", R"({"flags": {"sync_batchnorm": true, "plugins": ["CustomLayerSync"]}})"},
