@@ -150,11 +150,13 @@ int run_resolve(const ResolveOptions& o) {
     return 2;
   }
   const ref::Outcome outcome = ref::resolve(*c, profile);
-  json tree_form = ref::outcome_to_json(outcome);
+  json tree_form;
   if (o.plan_only) {  // the same text as a batch line, read back (accord's reader keeps integers past 64 bits)
     std::string line;
     cf::write_outcome_text(&line, outcome, parts);
     cf::parse_json(line, &tree_form, &error);
+  } else {
+    tree_form = ref::outcome_to_json(outcome);
   }
   std::cout << (o.pretty ? tree_form.dump(2) : tree_form.dump()) << '\n';
   return 0;

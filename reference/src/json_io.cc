@@ -26,15 +26,11 @@ std::string shown(const json& j) {
 }  // namespace
 
 PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* instances) {
-  const auto& rows = reference::flags();
-  static const std::vector<std::string_view> names(flag_names().begin(), flag_names().end());  // lengths known once
-  for (std::size_t k = 0; k < rows.size(); ++k)
-    if (name == names[k]) {
-      *index = static_cast<int>(k);
-      *instances = rows[k].instances;
-      return &(flags.*(rows[k].member));
-    }
-  return nullptr;
+  const FlagRow* row = flag_row(name);
+  if (!row) return nullptr;
+  *index = static_cast<int>(row - reference::flags().data());
+  *instances = row->instances;
+  return &(flags.*(row->member));
 }
 
 bool* hardware_switch(HardwareFacts& hw, std::string_view key, int* index) {

@@ -35,8 +35,13 @@ const std::vector<FlagRow>& flags() {
 }
 
 const FlagRow* flag_row(std::string_view name) {
-  for (const auto& f : flags())
-    if (name == f.name) return &f;
+  static const auto rows = [] {  // each row with its name's length, measured once
+    std::vector<std::pair<std::string_view, const FlagRow*>> r;
+    for (const auto& f : flags()) r.emplace_back(f.name, &f);
+    return r;
+  }();
+  for (const auto& [n, row] : rows)
+    if (name == n) return row;
   return nullptr;
 }
 

@@ -71,10 +71,6 @@ void insert_package(std::set<std::string>& packages, std::string_view name) {
   if (!r.inserted) node_pool.packages.push_back(std::move(r.node));
 }
 
-}  // namespace
-
-namespace {
-
 // Typed views of an element whose type() was checked (bound to locals: simdjson_result temporaries must not
 // outlive their expression).
 template <typename T>

@@ -55,15 +55,15 @@ bool answer_fast(const std::string& line, std::string& out, Adapter& impl, const
   const std::size_t start = out.size();
   out += "{\"id\":";
   append_json_string(out, id);
-  out += ",\"outcome\":";
-  const std::size_t outcome_at = out.size();  // the outcome is written in place, not copied from another string
+  const std::size_t id_end = out.size();
+  out += ",\"outcome\":";  // the outcome is written in place, not copied from another string
   std::optional<AdapterResult> r = impl.resolve_case_text(profile ? *profile : default_profile, c, &out);
   if (!r) return out.resize(start), false;
   if (r->status == ResultStatus::kOk) {
     if (r->elapsed_ns) out += ",\"elapsed_ns\":", out += std::to_string(*r->elapsed_ns);
     out += "}\n";
   } else {  // skipped: no outcome
-    out.resize(outcome_at - std::string_view(",\"outcome\":").size());
+    out.resize(id_end);
     write_reply_tail(out, *r, "");
   }
   return true;
