@@ -295,7 +295,7 @@ class Adapter:
             params = dict(params or {}, device=safe(lambda: str(strat.root_device)))
         launcher = strat.launcher
         prec = c.precision if self.fabric else c.precision_plugin  # Fabric's connector calls it `precision`
-        backend = getattr(prec, "backend", None)
+        backend = getattr(prec, "backend", getattr(prec, "amp_type", None))  # 1.6 DeepSpeedPrecisionPlugin: amp_type
         plan = {
             "accelerator": acc_name,
             "accelerator_class": type(acc).__name__,

@@ -3,7 +3,8 @@
 Nothing of Lightning is copied here: it is the Lightning this Python imports, or the one in a folder made by
 setup_oracle.sh (`--root DIR` or $ACCORD_LIGHTNING_ROOT). Hardware
 is faked the way Lightning's own tests do it: availability flags and device-count functions are patched in every
-Lightning module that bound them, and the optional packages (torch_xla, poptorch, habana) are mocked.
+Lightning module that bound them, and the optional packages (torch_xla, poptorch, habana; on 1.6 also deepspeed,
+fairscale, horovod and bagua) are mocked.
 """
 import inspect
 import logging
@@ -70,8 +71,68 @@ class Hardware:
 
 
 HW = Hardware()
-# optional packages the oracle can fake; the others (deepspeed, fairscale, horovod, bagua) make a case "skipped"
-FAKEABLE_PACKAGES = {"1.6": {"apex", "poptorch", "habana", "torch_xla"}, "2.x": {"torch_xla"}}
+# optional packages the oracle can fake; the others make a case "skipped"
+FAKEABLE_PACKAGES = {"1.6": {"apex", "poptorch", "habana", "torch_xla", "deepspeed", "fairscale", "horovod", "bagua"},
+                     "2.x": {"torch_xla"}}
+
+# 1.6: the distributed packages are importable stand-ins from the start (1.6.5 binds their names in `if
+# _X_AVAILABLE:` blocks at import time); whether a case has one is the availability flags (_FLAGS_16), patched per
+# case. The versions are those current when 1.6.5 was released (June 2022), so version gates take their newer branch.
+_DISTRIBUTED_FAKES = {"deepspeed": "0.6.5", "fairscale": "0.4.6", "horovod": "0.25.0", "bagua": "0.9.0"}
+
+
+class _FakeHorovod(types.ModuleType):
+    """horovod.torch stand-in. Its sizes and ranks are what Horovod's controllers report: the variables mpirun
+    (OMPI_COMM_WORLD_*) or horovodrun's gloo launcher (HOROVOD_*) set, else one process of rank 0 (a script run
+    without a launcher)."""
+
+    def __init__(self):
+        super().__init__("horovod.torch")
+
+    @staticmethod
+    def _read(names, default):
+        for n in names:
+            if n in os.environ:
+                return int(os.environ[n])
+        return default
+
+    def init(self):
+        pass
+
+    def size(self):
+        return self._read(("OMPI_COMM_WORLD_SIZE", "HOROVOD_SIZE"), 1)
+
+    def local_size(self):
+        return self._read(("OMPI_COMM_WORLD_LOCAL_SIZE", "HOROVOD_LOCAL_SIZE"), 1)
+
+    def rank(self):
+        return self._read(("OMPI_COMM_WORLD_RANK", "HOROVOD_RANK"), 0)
+
+    def local_rank(self):
+        return self._read(("OMPI_COMM_WORLD_LOCAL_RANK", "HOROVOD_LOCAL_RANK"), 0)
+
+    def __getattr__(self, name):
+        return mock.MagicMock(name=f"hvd.{name}")
+
+
+def _install_distributed_fakes():
+    import importlib.machinery
+
+    for pkg, version in _DISTRIBUTED_FAKES.items():
+        top = mock.MagicMock(name=pkg)
+        top.__version__ = version
+        sys.modules[pkg] = top
+    sys.modules["horovod.torch"] = sys.modules["horovod"].torch = _FakeHorovod()
+    # `from a.b.c import X` needs each parent in sys.modules; find_spec (_module_available) needs __spec__
+    for full in ("fairscale.nn", "fairscale.nn.data_parallel", "fairscale.nn.data_parallel.sharded_ddp", "fairscale.optim",
+                 "fairscale.optim.grad_scaler", "deepspeed.utils", "deepspeed.utils.zero_to_fp32", "bagua.torch_api",
+                 "bagua.torch_api.algorithms", "bagua.torch_api.algorithms.q_adam", "bagua.torch_api.communication",
+                 "bagua.torch_api.data_parallel", "bagua.torch_api.data_parallel.distributed"):
+        parent, _, leaf = full.rpartition(".")
+        sys.modules[full] = getattr(sys.modules[parent], leaf)
+    for name, m in list(sys.modules.items()):
+        if name.split(".")[0] in _DISTRIBUTED_FAKES:
+            m.__spec__ = importlib.machinery.ModuleSpec(name, None)
 
 
 class _FakeXM(types.ModuleType):
@@ -135,13 +196,16 @@ class _GpuProbeTorch:
 
 # optional-package imports guarded at module level (`if _TPU_AVAILABLE: import torch_xla... as xm`)
 _OPTIONAL_IMPORT = re.compile(
-    r"^\s+(?:import (?P<mod>(?:torch_xla|poptorch|habana_frameworks)[\w.]*)(?: as (?P<as1>\w+))?"
-    r"|from (?P<frm>(?:torch_xla|poptorch|habana_frameworks)[\w.]*) import (?P<names>[\w, ]+))\s*(?:#.*)?$",
+    r"^\s+(?:import (?P<mod>(?:torch_xla|poptorch|habana_frameworks|deepspeed|fairscale|horovod|bagua)[\w.]*)"
+    r"(?: as (?P<as1>\w+))?"
+    r"|from (?P<frm>(?:torch_xla|poptorch|habana_frameworks|deepspeed|fairscale|horovod|bagua)[\w.]*) import (?P<names>[\w, ]+))"
+    r"\s*(?:#.*)?$",
     re.M,
 )
 
 
-_PACKAGE_OF = {"torch_xla": "torch_xla", "poptorch": "poptorch", "habana_frameworks": "habana"}
+_PACKAGE_OF = {"torch_xla": "torch_xla", "poptorch": "poptorch", "habana_frameworks": "habana", "deepspeed": "deepspeed",
+               "fairscale": "fairscale", "horovod": "horovod", "bagua": "bagua"}
 
 
 class Oracle:
@@ -156,6 +220,7 @@ class Oracle:
         self.torch = _prepare_torch(major)
         self._orig_environ = os.environ
         if major == "1.6":
+            _install_distributed_fakes()
             import pytorch_lightning as pl
             from pytorch_lightning.trainer.connectors.accelerator_connector import AcceleratorConnector
 
@@ -191,6 +256,7 @@ class Oracle:
                         (self.package, "lightning_utilities", "lightning_fabric")]
         self.accelerator_names = self._accelerator_names()
         self._flag_sites = self._find_sites()
+        self._kept_globals = {}
         self._optional_globals = self._find_optional_globals()
         self._patch_functions()
         self._rank_fns = {id(f): f for f in (vars(m).get("rank_zero_only") for m in self.modules)
@@ -302,6 +368,12 @@ class Oracle:
         "_HPU_AVAILABLE": lambda: HW.hpu,
         "_HABANA_FRAMEWORK_AVAILABLE": lambda: "habana" in HW.packages,
         "_APEX_AVAILABLE": lambda: "apex" in HW.packages,
+        "_DEEPSPEED_AVAILABLE": lambda: "deepspeed" in HW.packages,
+        "_FAIRSCALE_AVAILABLE": lambda: "fairscale" in HW.packages,
+        "_FAIRSCALE_OSS_FP16_BROADCAST_AVAILABLE": lambda: "fairscale" in HW.packages,
+        "_FAIRSCALE_FULLY_SHARDED_AVAILABLE": lambda: "fairscale" in HW.packages,
+        "_HOROVOD_AVAILABLE": lambda: "horovod" in HW.packages,
+        "_BAGUA_AVAILABLE": lambda: "bagua" in HW.packages,
         "_IS_INTERACTIVE": lambda: HW.interactive,
     }
     _FLAGS_2X = {
@@ -323,7 +395,9 @@ class Oracle:
         return sites
 
     def _find_optional_globals(self):
-        """(module, global name, package) for every module-level guarded import of torch_xla/poptorch/habana."""
+        """(module, global name, package, module path) for every module-level guarded import of an optional package.
+        The module path is None for a name the import bound to one of the 1.6 distributed stand-ins (it is kept
+        and put back); the others get a _fake_module per case."""
         out = []
         for m in self.modules:
             path = getattr(m, "__file__", None)
@@ -331,16 +405,23 @@ class Oracle:
                 continue
             with open(path, encoding="utf-8") as f:
                 src = f.read()
-            if "torch_xla" not in src and "poptorch" not in src and "habana_frameworks" not in src:
+            if not any(p in src for p in _PACKAGE_OF):
                 continue
             for hit in _OPTIONAL_IMPORT.finditer(src):
                 mod = hit.group("mod") or hit.group("frm")
                 pkg = _PACKAGE_OF[mod.split(".")[0]]
                 if hit.group("mod"):
                     names = [(hit.group("as1") or mod.split(".")[0], mod)]
-                else:
-                    names = [(n.strip(), mod + "." + n.strip()) for n in hit.group("names").split(",") if n.strip()]
-                out += [(m, name, pkg, full) for name, full in names]
+                else:  # `from M import A, B as C`: binds A and C
+                    names = [(n.split(" as ")[-1].strip(), mod + "." + n.split(" as ")[0].strip())
+                             for n in hit.group("names").split(",") if n.strip()]
+                for name, full in names:
+                    if pkg in _DISTRIBUTED_FAKES:
+                        if name in vars(m):
+                            self._kept_globals[(m.__name__, name)] = vars(m)[name]
+                            out.append((m, name, pkg, None))
+                    else:
+                        out.append((m, name, pkg, full))
         return out
 
     def _patch_functions(self):
@@ -395,7 +476,7 @@ class Oracle:
             setattr(m, name, fn())
         for m, name, pkg, full in self._optional_globals:
             if pkg in HW.packages:
-                setattr(m, name, self._fake_module(full))
+                setattr(m, name, self._fake_module(full) if full else self._kept_globals[(m.__name__, name)])
             elif name in vars(m):
                 delattr(m, name)
         if self.major == "2.x":
