@@ -239,6 +239,11 @@ class Adapter:
                 v = fillers[name]()
                 if v is not None:
                     fields[name] = v
+        # a strategy named by the `strategy` flag whose package is missing: the flag that chose it (seed item 7: an
+        # error names each flag involved; Lightning's message names only the class or the package)
+        if code == "err_package_missing" and isinstance(flags.get("strategy"), str) and \
+                str(fields.get("component") or ctor or "").endswith("Strategy"):
+            fields.setdefault("strategy", pyrepr(flags["strategy"]))
 
     def int_argument(self, flag, frame):
         """Fabric: repr of what int() got. `int(self._argument_from_env("num_nodes", num_nodes, ...))` in
