@@ -73,12 +73,13 @@ class Hardware:
 HW = Hardware()
 # optional packages the oracle can fake; the others make a case "skipped"
 FAKEABLE_PACKAGES = {"1.6": {"apex", "poptorch", "habana", "torch_xla", "deepspeed", "fairscale", "horovod", "bagua"},
-                     "2.x": {"torch_xla"}}
+                     "2.x": {"torch_xla", "deepspeed"}}
 
 # 1.6: the distributed packages are importable stand-ins from the start (1.6.5 binds their names in `if
 # _X_AVAILABLE:` blocks at import time); whether a case has one is the availability flags (_FLAGS_16), patched per
 # case. The versions are those current when 1.6.5 was released (June 2022), so version gates take their newer branch.
 _DISTRIBUTED_FAKES = {"deepspeed": "0.6.5", "fairscale": "0.4.6", "horovod": "0.25.0", "bagua": "0.9.0"}
+_DEEPSPEED_2X_VERSION = "0.14.2"  # 2.x fakes deepspeed only, at the version current when 2.2.5 was released (May 2024)
 
 
 class _FakeHorovod(types.ModuleType):
@@ -378,6 +379,7 @@ class Oracle:
     }
     _FLAGS_2X = {
         "_XLA_AVAILABLE": lambda: "torch_xla" in HW.packages,
+        "_DEEPSPEED_AVAILABLE": lambda: "deepspeed" in HW.packages,
         "_IS_INTERACTIVE": lambda: HW.interactive,
     }
 
@@ -485,6 +487,12 @@ class Oracle:
                     sys.modules[name] = self._fake_module(name)
                 else:
                     sys.modules.pop(name, None)
+            # 2.2.5 imports deepspeed inside the methods that use it (DeepSpeedStrategy.__init__ sets its log level)
+            if "deepspeed" in HW.packages:
+                sys.modules["deepspeed"] = self._fake_module("deepspeed")
+                sys.modules["deepspeed"].__version__ = _DEEPSPEED_2X_VERSION
+            else:
+                sys.modules.pop("deepspeed", None)
         os.environ = RecordingEnviron({str(k): str(v) for k, v in env.items()})  # nothing of the real environment
         torch = self.torch
         torch.use_deterministic_algorithms(False)

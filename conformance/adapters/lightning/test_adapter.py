@@ -293,8 +293,8 @@ class Lightning2(AdapterBase, unittest.TestCase):
         self.assertIn("fabric", self.reply(19)["skipped"])
 
     def test_requirement_messages_name_the_package(self):  # str(_XLA_AVAILABLE) as Lightning prints it
-        err = self.reply(17)["outcome"]["error"]
-        self.assertEqual(("err_package_missing", {"package": "torch_xla", "component": "XLAStrategy"}),
+        err = self.reply(17)["outcome"]["error"]  # and the strategy flag that named the class (seed item 7)
+        self.assertEqual(("err_package_missing", {"package": "torch_xla", "component": "XLAStrategy", "strategy": "'xla'"}),
                          (err["code"], err["fields"]))
 
     def test_slurm_ntasks(self):
