@@ -257,7 +257,7 @@ json plan_json(const Plan& p) {
                     {"interactive_compatible", p.launcher.interactive_compatible}}},
       {"precision", {{"value", p.precision.value}, {"plugin", p.precision.plugin}, {"amp_backend", str_or_null(p.precision.amp_backend)},
                      {"amp_level", str_or_null(p.precision.amp_level)}, {"device", str_or_null(p.precision.device)}}},
-      {"checkpoint_io", p.checkpoint_io},
+      {"checkpoint_io", str_or_null(p.checkpoint_io)},
   };
   if (!p.trainer_state) return j;  // Fabric: no layer sync, is_distributed or determinism
   j["layer_sync"] = str_or_null(p.layer_sync);

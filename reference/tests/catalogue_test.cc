@@ -137,6 +137,8 @@ const CodeCase kCodeCases[] = {
     {kL22Only, "dep_strategy_renamed", R"({"flags": {"strategy": "single_tpu"}, "hardware": {"tpu": true}})"},
     {kL22Only, "err_accelerator_strategy_mismatch", R"({"flags": {"accelerator": "tpu", "strategy": "ddp"}, "hardware": {"tpu": true}})"},
     {kL22Only, "err_strategy_plugin_mismatch", R"({"flags": {"accelerator": "tpu", "plugins": ["DoublePrecision"]}, "hardware": {"tpu": true}})"},
+    {kF22Only, "err_checkpoint_io_unsupported",
+     R"({"flags": {"strategy": "fsdp", "plugins": ["TorchCheckpointIO"]}, "hardware": {"cuda_devices": 2}})"},
     {kL22Only, "err_precision_unsupported", R"({"flags": {"accelerator": "tpu", "precision": "16-mixed"}, "hardware": {"tpu": true}})"},
     {kL22Only, "err_bitsandbytes_needs_cuda", R"({"flags": {"plugins": ["BitsandbytesPrecision"]}, "hardware": {"packages": ["bitsandbytes"]}})"},
     {kL22Only, "err_interactive_incompatible", R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "interactive": true})"},

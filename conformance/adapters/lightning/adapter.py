@@ -239,6 +239,8 @@ class Adapter:
                 v = fillers[name]()
                 if v is not None:
                     fields[name] = v
+        if code == "err_checkpoint_io_unsupported" and getattr(conn, "checkpoint_io", None) is not None:
+            fields.setdefault("plugin", f"{type(conn.checkpoint_io).__name__}()")  # the plugin the connector pushed
         # a strategy named by the `strategy` flag whose package is missing: the flag that chose it (seed item 7: an
         # error names each flag involved; Lightning's message names only the class or the package)
         if code == "err_package_missing" and isinstance(flags.get("strategy"), str) and \
@@ -330,7 +332,9 @@ class Adapter:
                 "amp_level": getattr(prec, "amp_level", None),
                 "device": getattr(prec, "device", None),
             },
-            "checkpoint_io": type(strat.checkpoint_io).__name__,
+            # Fabric's FSDPStrategy has none: its property raises NotImplementedError (null, as any value Lightning
+            # cannot compute)
+            "checkpoint_io": safe(lambda: type(strat.checkpoint_io).__name__),
         }
         if self.fabric:  # Fabric has no layer sync, no `is_distributed` and does not touch torch's determinism
             return plan

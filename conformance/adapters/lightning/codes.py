@@ -158,6 +158,8 @@ TABLE = [
      r"`--(?P=flag)=(?P<env_value>.*?)` set through the CLI\.", "err_cli_conflict"),
     (r"^The (?P<strategy>\w+(?: \w+)?) strategy can only work with the `(?P<expected>\w+)` plugin, found (?P<plugin>.*)$",
      "err_strategy_plugin_mismatch"),  # 2.x XLAStrategy / SingleDeviceXLAStrategy / FSDPStrategy setters
+    (r"^The `(?P<strategy_class>\w+)` does not support setting a `CheckpointIO` plugin\.$",
+     "err_checkpoint_io_unsupported"),  # 2.x fabric FSDPStrategy.checkpoint_io setter (NotImplementedError)
     (r"^The start method '(?P<start_method>\w+)' is not available on this platform\. Available methods are: "
      r"(?P<available>.*)$", "err_start_method_unavailable"),  # 2.x fabric launchers (_XLALauncher, _MultiProcessingLauncher)
     # ---- precision

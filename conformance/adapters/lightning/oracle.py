@@ -14,6 +14,8 @@ import sys
 import types
 from unittest import mock
 
+from package_fakes import DEEPSPEED_2X_VERSION, DISTRIBUTED_FAKES, FakeXM, import_torch_shard, install_distributed_fakes
+
 import_error = None  # set by load() when Lightning cannot be imported
 
 
@@ -30,6 +32,8 @@ def _lightning_dir(root, major):
 
 def _prepare_torch(major):
     import torch
+
+    import_torch_shard()
 
     if str(torch.__version__).startswith("1.13.0a0"):
         torch.__version__ = "1.13.1"  # Debian reports 1.13.0a0, which Lightning reads as < 1.13
@@ -74,91 +78,6 @@ HW = Hardware()
 # optional packages the oracle can fake; the others make a case "skipped"
 FAKEABLE_PACKAGES = {"1.6": {"apex", "poptorch", "habana", "torch_xla", "deepspeed", "fairscale", "horovod", "bagua"},
                      "2.x": {"torch_xla", "deepspeed"}}
-
-# 1.6: the distributed packages are importable stand-ins from the start (1.6.5 binds their names in `if
-# _X_AVAILABLE:` blocks at import time); whether a case has one is the availability flags (_FLAGS_16), patched per
-# case. The versions are those current when 1.6.5 was released (June 2022), so version gates take their newer branch.
-_DISTRIBUTED_FAKES = {"deepspeed": "0.6.5", "fairscale": "0.4.6", "horovod": "0.25.0", "bagua": "0.9.0"}
-_DEEPSPEED_2X_VERSION = "0.14.2"  # 2.x fakes deepspeed only, at the version current when 2.2.5 was released (May 2024)
-
-
-class _FakeHorovod(types.ModuleType):
-    """horovod.torch stand-in. Its sizes and ranks are what Horovod's controllers report: the variables mpirun
-    (OMPI_COMM_WORLD_*) or horovodrun's gloo launcher (HOROVOD_*) set, else one process of rank 0 (a script run
-    without a launcher)."""
-
-    def __init__(self):
-        super().__init__("horovod.torch")
-
-    @staticmethod
-    def _read(names, default):
-        for n in names:
-            if n in os.environ:
-                return int(os.environ[n])
-        return default
-
-    def init(self):
-        pass
-
-    def size(self):
-        return self._read(("OMPI_COMM_WORLD_SIZE", "HOROVOD_SIZE"), 1)
-
-    def local_size(self):
-        return self._read(("OMPI_COMM_WORLD_LOCAL_SIZE", "HOROVOD_LOCAL_SIZE"), 1)
-
-    def rank(self):
-        return self._read(("OMPI_COMM_WORLD_RANK", "HOROVOD_RANK"), 0)
-
-    def local_rank(self):
-        return self._read(("OMPI_COMM_WORLD_LOCAL_RANK", "HOROVOD_LOCAL_RANK"), 0)
-
-    def __getattr__(self, name):
-        return mock.MagicMock(name=f"hvd.{name}")
-
-
-def _install_distributed_fakes():
-    import importlib.machinery
-
-    for pkg, version in _DISTRIBUTED_FAKES.items():
-        top = mock.MagicMock(name=pkg)
-        top.__version__ = version
-        sys.modules[pkg] = top
-    sys.modules["horovod.torch"] = sys.modules["horovod"].torch = _FakeHorovod()
-    # `from a.b.c import X` needs each parent in sys.modules; find_spec (_module_available) needs __spec__
-    for full in ("fairscale.nn", "fairscale.nn.data_parallel", "fairscale.nn.data_parallel.sharded_ddp", "fairscale.optim",
-                 "fairscale.optim.grad_scaler", "deepspeed.utils", "deepspeed.utils.zero_to_fp32", "bagua.torch_api",
-                 "bagua.torch_api.algorithms", "bagua.torch_api.algorithms.q_adam", "bagua.torch_api.communication",
-                 "bagua.torch_api.data_parallel", "bagua.torch_api.data_parallel.distributed"):
-        parent, _, leaf = full.rpartition(".")
-        sys.modules[full] = getattr(sys.modules[parent], leaf)
-    for name, m in list(sys.modules.items()):
-        if name.split(".")[0] in _DISTRIBUTED_FAKES:
-            m.__spec__ = importlib.machinery.ModuleSpec(name, None)
-
-
-class _FakeXM(types.ModuleType):
-    """torch_xla.core.xla_model stand-in: just enough for strategy constructors."""
-
-    def __init__(self):
-        super().__init__("torch_xla.core.xla_model")
-
-    def xla_device(self, n=None, devkind=None):
-        import torch
-
-        return torch.device("xla", 0 if n is None else int(n))
-
-    def xrt_world_size(self):  # before the processes are spawned a TPU host reports one process
-        return 1
-
-    def get_ordinal(self):
-        return 0
-
-    def get_local_ordinal(self):
-        return 0
-
-    def __getattr__(self, name):
-        return mock.MagicMock(name=f"xm.{name}")
-
 
 class _Requirement:
     """A faked lightning_utilities RequirementCache: true when the case has the package; printed as the real one,
@@ -221,7 +140,7 @@ class Oracle:
         self.torch = _prepare_torch(major)
         self._orig_environ = os.environ
         if major == "1.6":
-            _install_distributed_fakes()
+            install_distributed_fakes()
             import pytorch_lightning as pl
             from pytorch_lightning.trainer.connectors.accelerator_connector import AcceleratorConnector
 
@@ -418,7 +337,7 @@ class Oracle:
                     names = [(n.split(" as ")[-1].strip(), mod + "." + n.split(" as ")[0].strip())
                              for n in hit.group("names").split(",") if n.strip()]
                 for name, full in names:
-                    if pkg in _DISTRIBUTED_FAKES:
+                    if pkg in DISTRIBUTED_FAKES:
                         if name in vars(m):
                             self._kept_globals[(m.__name__, name)] = vars(m)[name]
                             out.append((m, name, pkg, None))
@@ -456,10 +375,10 @@ class Oracle:
                 cls.auto_device_count = staticmethod(lambda: HW.tpu_cores if HW.tpu else 0)
 
     def _fake_module(self, full):
-        """A stand-in for an optional package module; torch_xla.core.xla_model is a _FakeXM everywhere."""
+        """A stand-in for an optional package module; torch_xla.core.xla_model is a FakeXM everywhere."""
         if not hasattr(self, "_fakes"):
             xla = mock.MagicMock(name="torch_xla")
-            xla.core.xla_model = _FakeXM()
+            xla.core.xla_model = FakeXM()
             self._fakes = {"torch_xla": xla, "torch_xla.core": xla.core, "torch_xla.core.xla_model": xla.core.xla_model,
                            "torch_xla.experimental": xla.experimental}
         if full not in self._fakes:
@@ -490,7 +409,7 @@ class Oracle:
             # 2.2.5 imports deepspeed inside the methods that use it (DeepSpeedStrategy.__init__ sets its log level)
             if "deepspeed" in HW.packages:
                 sys.modules["deepspeed"] = self._fake_module("deepspeed")
-                sys.modules["deepspeed"].__version__ = _DEEPSPEED_2X_VERSION
+                sys.modules["deepspeed"].__version__ = DEEPSPEED_2X_VERSION
             else:
                 sys.modules.pop("deepspeed", None)
         os.environ = RecordingEnviron({str(k): str(v) for k, v in env.items()})  # nothing of the real environment

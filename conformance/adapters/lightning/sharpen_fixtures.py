@@ -7,13 +7,15 @@ For every plan or error expectation (no any_of) of the given fixture files' case
 snapshot (`expect` for the profiles the case applies to less those with their own entry, and each entry of
 `expect_by_profile`), the real release that models its profiles answers the case (record_oracle.py): Fabric 2.2.5
 for fabric-2.2, Lightning 2.2.5's Trainer for lightning-2.2, 1.6.5 for lightning-1.6 and spec (spec is 1.6.5 with the
-seed's follow-up items resolved, so 1.6.5 is the source of every part spec keeps). A part of that
-answer is added to the expectation only when the reference gives the same on every profile the expectation answers for (so
-the expectation stays true of both, and the pinned value's source is the release): for plans, every field but the
-parsed devices, the strategy's params and the determinism block (PLAN_POINTERS); for errors, the names of the fields both give; for every outcome, the
-diagnostic codes, made exact. A case whose origin is not that release gets the release in `refs` when parts are
-added. Where the release and the reference differ, nothing is added and the case is listed (a difference to look
-at). Files in none of the known layouts (json.dumps, or one case per line) are listed and left alone. Prints what it
+seed's follow-up items resolved, so 1.6.5 is the source of every part spec keeps). A part of that answer is added
+to the expectation only when the reference gives the same on every profile the expectation answers for (so the
+expectation stays true of both, and the pinned value's source is the release): for plans, every field but the
+parsed devices, the strategy's params and the determinism block (PLAN_POINTERS); for errors, the names of the fields
+both give; for every outcome, the diagnostic codes, made exact (for an expectation of spec alone: the release's codes
+with those the expectation itself lists in `diagnostics` or `diagnostics_absent`, which come from a SPEC decision).
+A case whose origin is not that release gets the release in `refs` when parts are added. Where the release and the
+reference differ, nothing is added and the case is listed (a difference to look at). Files in none of the known
+layouts (json.dumps, or one case per line) are listed and left alone. Prints what it
 did; --dry-run writes nothing.
 """
 import argparse
@@ -121,8 +123,9 @@ def resolve(accord, givens, profile):
     return [json.loads(l) for l in p.stdout.split("\n") if l]  # not splitlines(): U+2028 may stand unescaped in a line
 
 
-def sharpen(expect, oracle, refs, why):
-    """Adds to `expect` what the oracle and every reference outcome agree on; returns how many parts were added."""
+def sharpen(expect, oracle, refs, why, spec_only=False):
+    """Adds to `expect` what the oracle and every reference outcome agree on; returns how many parts were added.
+    spec_only: the expectation answers for spec alone (1.6.5 with the seed's follow-up items resolved)."""
     added = 0
     if any(r.get("status") != oracle.get("status") for r in refs):
         why.append("status differs")
@@ -153,11 +156,15 @@ def sharpen(expect, oracle, refs, why):
             expect["error"]["fields"] = listed + missing
             added += 1
     if not expect.get("diagnostics_exact"):
-        oc = codes(oracle)
-        if any(set(codes(r)) != set(oc) for r in refs):
+        oc, want, absent = codes(oracle), expect.get("diagnostics", []), set(expect.get("diagnostics_absent", []))
+        # spec alone: the release's codes with what the expectation itself adds (`diagnostics`) or takes away
+        # (`diagnostics_absent`) by its own source, a SPEC decision; a release profile: the release's codes as they are
+        stated = [c for c in want + oc if c not in absent] if spec_only else oc
+        consistent = spec_only or (set(want) <= set(oc) and not absent & set(oc))
+        if any(set(codes(r)) != set(stated) for r in refs):
             why.append("diagnostics differ")
-        elif set(expect.get("diagnostics", [])) <= set(oc) and not set(expect.get("diagnostics_absent", [])) & set(oc):
-            expect["diagnostics"] = expect.get("diagnostics", []) + [c for c in oc if c not in expect.get("diagnostics", [])]
+        elif consistent:
+            expect["diagnostics"] = want + [c for c in dict.fromkeys(stated) if c not in want]
             expect["diagnostics_exact"] = True
             added += 1
     return added
@@ -195,7 +202,7 @@ def main():
                 print("no oracle answer: %s" % c["id"])
                 continue
             why = []
-            added = sharpen(expect, oracle, [refs[p][c["id"]] for p in ps], why)
+            added = sharpen(expect, oracle, [refs[p][c["id"]] for p in ps], why, ps == ["spec"])
             total += added > 0
             parts += added
             if added and c["origin"] != release and release not in c.get("refs", []):

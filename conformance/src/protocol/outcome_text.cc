@@ -102,7 +102,7 @@ void write_plan(JsonWriter& w, const ref::Plan& p) {
   w.open('{');
   w.key("accelerator"), w.str(p.accelerator);
   w.key("accelerator_class"), w.str(p.accelerator_class);
-  w.key("checkpoint_io"), w.str(p.checkpoint_io);
+  w.key("checkpoint_io"), w.str_or_null(p.checkpoint_io);
   w.key("cluster_environment"), w.open('{');
   w.key("class"), w.str(ce.cls);
   w.key("creates_processes_externally"), w.boolean(ce.creates_processes_externally);

@@ -68,7 +68,7 @@ struct Plan {
   StrategyPlan strategy;
   LauncherPlan launcher;
   PrecisionPlan precision;
-  std::string checkpoint_io;
+  std::string checkpoint_io;  ///< "" = None (Fabric's FSDPStrategy has none)
   std::string layer_sync;  ///< "" = None
   bool is_distributed = false;
   DeterminismPlan determinism;
