@@ -71,6 +71,7 @@ int run(int argc, char** argv) {
   register_coverage(app);
   register_enumerate(app);
   register_output_mutants(app);
+  register_mutant_run(app);
 #ifdef ACCORD_HAVE_GENERATORS
   register_differential(app);
 #endif

@@ -41,6 +41,8 @@ void register_coverage(CLI::App& app);
 void register_enumerate(CLI::App& app);
 /// `accord output-mutants [DIR] [--impl I] [--profile P|all] [--format text|markdown|json] [--floors FILE]`.
 void register_output_mutants(CLI::App& app);
+/// `accord mutant-run [DIR] [--profile P|all] [--jobs J] [--timeout S]`, mutant numbers on stdin (coverage/mutate).
+void register_mutant_run(CLI::App& app);
 /// `accord differential --impl CMD [--against CMD2] --profile P --cases N --seed S` (shrunk differences) and
 /// `accord generate --cases N --seed S [--full]` (the generated case stream as JSON lines).
 void register_differential(CLI::App& app);

@@ -1,7 +1,10 @@
 """Tests of coverage/schemata.py: operand extents by precedence, nested guards, and what stays out of the schemata."""
 import importlib.machinery
 import importlib.util
+import os
 import pathlib
+import shutil
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -61,7 +64,69 @@ class Extents(unittest.TestCase):
         self.assertEqual(left, ["the condition declares a variable"])
 
 
+SWAP_CODE = """#include <array>
+#include <cstdio>
+#include <unistd.h>
+#include <sys/wait.h>
+struct Rule { int id; };
+constexpr std::array<Rule, 3> kAutoRules = {{{1}, {2}, {3}}};
+void print(const char* who) {
+  std::printf("%s", who);
+  for (const auto& r : kAutoRules) std::printf(" %d", r.id);
+  for (const int* p : {&legacy[0], &legacy[1]}) std::printf(" L%d", *p);
+  std::printf("\\n");
+  std::fflush(stdout);
+}
+"""
+
+
+class RowSwaps(unittest.TestCase):
+    def plan(self, code):
+        mutants = [m for m in mutate.row_swap_mutants("x.cc", code)]
+        number_of = {m.key: k + 1 for k, m in enumerate(mutants)}
+        return mutants, schemata.swap_plan({"x.cc": code}, mutants, number_of)
+
+    def test_each_swap_of_an_array_and_a_legacy_list_gets_its_pair(self):
+        code = "int legacy[2] = {7, 8};\n" + SWAP_CODE
+        mutants, (plan, left) = self.plan(code)
+        self.assertEqual(len(mutants), 3)
+        self.assertEqual(left, [])
+        out = schemata.play_swaps(code, plan["x.cc"])
+        self.assertIn("for (const auto& r : ::accord_mutant::swapped(kAutoRules, {1, 2}))", out)
+        self.assertIn("::accord_mutant::swapped(std::array{&legacy[0], &legacy[1]}, {3})", out)
+        self.assertIn("constexpr std::array<Rule, 3> kAutoRules = {{{1}, {2}, {3}}};", out)  # the declaration stays
+
+    @unittest.skipUnless(shutil.which("g++"), "needs g++")
+    def test_a_swap_reorders_the_rows_and_a_fork_reads_the_switch_again(self):
+        code = "int legacy[2] = {7, 8};\n" + SWAP_CODE + """
+int main() {
+  print("parent");  // the switch is read here, before the fork
+  if (fork() == 0) {
+    setenv("ACCORD_MUTANT", "2", 1);
+    print("child");
+    return 0;
+  }
+  wait(nullptr);
+}
+"""
+        _, (plan, _) = self.plan(code)
+        with tempfile.TemporaryDirectory() as d:
+            header, src, exe = pathlib.Path(d, "accord_mutant.h"), pathlib.Path(d, "x.cc"), pathlib.Path(d, "x")
+            header.write_text(schemata.HEADER)
+            src.write_text(schemata.play_swaps(code, plan["x.cc"]))
+            subprocess.run(["g++", "-std=c++20", "-include", str(header), str(src), "-o", str(exe), "-pthread"], check=True)
+            env = {k: v for k, v in os.environ.items() if k != "ACCORD_MUTANT"}
+            out = subprocess.run([str(exe)], capture_output=True, text=True, env=env, check=True).stdout
+            self.assertEqual(out, "parent 1 2 3 L7 L8\nchild 1 3 2 L7 L8\n")
+            out = subprocess.run([str(exe)], capture_output=True, text=True, env=dict(env, ACCORD_MUTANT="3"), check=True).stdout
+            self.assertTrue(out.startswith("parent 1 2 3 L8 L7\n"), out)
+
+
 class WholeTree(unittest.TestCase):
+    def test_every_mutant_has_its_own_key(self):
+        ms = mutate.all_mutants(HERE.parent)
+        self.assertEqual(len({m.key for m in ms}), len(ms))
+
     def test_most_source_mutants_of_the_reference_have_a_guard(self):
         with tempfile.TemporaryDirectory() as d:
             root = pathlib.Path(d)
@@ -71,9 +136,9 @@ class WholeTree(unittest.TestCase):
                     (root / f.relative_to(HERE.parent)).write_text(f.read_text())
             ms = mutate.all_mutants(root)
             sch = schemata.Schemata(root, ms, mutate.code_mask)
-            source = [m for m in ms if m.op not in ("row-swap",)]
-            guarded = [m for m in source if m.key not in sch.left_out]
-            self.assertGreater(len(guarded), 0.95 * len(source))
+            guarded = [m for m in ms if m.key not in sch.left_out]
+            self.assertGreater(len(guarded), 0.95 * len(ms))
+            self.assertEqual([m.key for m in ms if m.op == "row-swap" and m.key in sch.left_out], [])  # every swap is played
             text = (root / "reference" / "src" / "resolve.cc").read_text()
             self.assertIn("::accord_mutant::", text)
             sch.restore()
