@@ -142,14 +142,12 @@ bool horovod(Resolution& c, const FinalFlags& flags, Selection& sel, const PyVal
 /// The `params` cell of each registered strategy (`key=literal;...`), split once.
 const std::vector<std::pair<std::string, std::string>>& registered_params(StrategyId id) {
   static const auto split = [] {
-    std::vector<std::vector<std::pair<std::string, std::string>>> all;
-    for (const auto& r : strategies()) {
-      all.emplace_back();
+    std::vector<std::vector<std::pair<std::string, std::string>>> all(strategies().size());
+    for (const auto& r : strategies())  // by id, not by place: the rows' order is the registry's, not the index's
       for (const auto& kv : split_cell(r.params, ';')) {
         auto eq = kv.find('=');
-        all.back().emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        all[static_cast<size_t>(r.id)].emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
       }
-    }
     return all;
   }();
   return split[static_cast<size_t>(id)];
