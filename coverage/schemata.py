@@ -105,10 +105,11 @@ PUNCT = sorted(["::", "->", "<<=", ">>=", "<=", ">=", "==", "!=", "&&", "||", "<
 OPEN, CLOSE = "([{", ")]}"
 WORD = re.compile(r"[A-Za-z_]\w*|\d[\w.']*")
 INT_SUFFIX = re.compile(r"(LL|ULL|L|U|u)?")
-ROW_SWAP = "a row swap of a table this file has no swap site for"
-# A .def table's rows are walked through one accessor: (file, array) whose `{std::begin(A), std::end(A)}` a swap reorders.
-DEF_ACCESSORS = {"strategies.def": ("reference/src/registry.cc", "kStrategies", "ACCORD_STRATEGY("),
-                 "accelerators.def": ("reference/src/registry.cc", "kAccelerators", "ACCORD_ACCELERATOR(")}
+# A .def table's rows are walked through one accessor: the file and the array whose `{std::begin(A), std::end(A)}` a
+# swap reorders.
+DEF_ACCESSORS = {"strategies.def": ("reference/src/registry.cc", "kStrategies"),
+                 "accelerators.def": ("reference/src/registry.cc", "kAccelerators")}
+# A braced list of legacy flags that a loop walks (stages/validate_devices.cc); coverage/mutate swaps its items.
 LEGACY_LIST = re.compile(r"\{(&legacy\[\d\](?:, )?)+\}")
 
 
@@ -256,8 +257,6 @@ def sites_for(text, mask, mutants, number_of):
                 continue
             suffix = text[m.end:lit_end]
             sites.append(Site(m, n, m.start, lit_end, "int", {"new": m.replacement + suffix}))
-        else:
-            left_out.append((m, ROW_SWAP))
     return sites, left_out
 
 
@@ -311,66 +310,25 @@ def render_file(text, sites):
 
 
 def def_sites(text, mutants, number_of):
-    """Schemata sites of a .def file's cell mutants (def-bool, int-const); its row swaps go through swap_plan."""
-    sites, left_out = [], []
+    """Schemata sites of a .def file's cell mutants (def-bool, int-const; its row swaps go through swap_plan)."""
+    return [Site(m, number_of[m.key], m.start, m.end, "int", {"new": m.replacement}) for m in mutants], []
+
+
+def swap_plan(mutants, number_of):
+    """Where each row swap is played: {file: [(kind, key, rows, {pair: number})]}, from what coverage/mutate's
+    swap_mutants kept on each mutant (`table` = (kind, key), `pair`, `rows`). kinds: `array` (a std::array; its uses
+    after the declaration read it swapped), `list` (the key-th braced list of `&legacy[i]`, made a std::array), `def`
+    (a .def table, walked through DEF_ACCESSORS's accessor)."""
+    plan = {}
     for m in mutants:
-        if m.op in ("def-bool", "int-const"):
-            sites.append(Site(m, number_of[m.key], m.start, m.end, "int", {"new": m.replacement}))
-        else:
-            left_out.append((m, ROW_SWAP))
-    return sites, left_out
-
-
-def array_rows(text, name):
-    """Start offsets of the rows of `name = {{row, row, ...}}` (a std::array) in text, or None."""
-    m = re.search(r"\b" + re.escape(name) + r"\s*=\s*\{\{", text)
-    if not m:
-        return None
-    depth, starts = 0, []
-    for i in range(m.end() - 1, len(text)):
-        if text[i] == "{":
-            depth += 1
-            if depth == 2:
-                starts.append(i)
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return starts
-    return None
-
-
-def swap_plan(originals, mutants, number_of):
-    """Where each row swap is played: {file: [(kind, name or list index, rows, {pair: number})]}, and the swaps that
-    have no place (with why). kinds: `array` (a std::array; its uses after the declaration read it swapped), `list` (a
-    braced list of `&legacy[i]`, made a std::array), `def` (a .def table, walked through DEF_ACCESSORS's accessor)."""
-    plan, left_out = {}, []
-    for m in mutants:
-        text, placed = originals[m.path], None
-        name = pathlib.Path(m.path).name
-        if name in DEF_ACCESSORS:
-            where, array, prefix = DEF_ACCESSORS[name]
-            starts = [r.start() for r in re.finditer(r"^" + re.escape(prefix), text, re.M)]
-            if m.start in starts:
-                placed = (where, "def", array, len(starts), starts.index(m.start))
-        else:
-            for d in re.finditer(r"\b(k\w+)\s*=\s*\{\{", text):
-                starts = array_rows(text, d.group(1)) or []
-                if m.start in starts:
-                    placed = (m.path, "array", d.group(1), len(starts), starts.index(m.start))
-            for k, lst in enumerate(LEGACY_LIST.finditer(text)):
-                starts = [lst.start() + x.start() for x in re.finditer(r"&legacy", lst.group(0))]
-                if m.start in starts:
-                    placed = (m.path, "list", k, len(starts), starts.index(m.start))
-        if placed is None:
-            left_out.append((m, ROW_SWAP))
-            continue
-        where, kind, key, rows, pair = placed
+        kind, key = m.table
+        where, key = DEF_ACCESSORS[key] if kind == "def" else (m.path, key)
         entry = next((e for e in plan.setdefault(where, []) if e[:2] == (kind, key)), None)
         if entry is None:
-            entry = (kind, key, rows, {})
+            entry = (kind, key, m.rows, {})
             plan[where].append(entry)
-        entry[3][pair] = number_of[m.key]
-    return plan, left_out
+        entry[3][m.pair] = number_of[m.key]
+    return plan
 
 
 def play_swaps(result, swaps):
@@ -402,8 +360,8 @@ class Schemata:
         self.code_mask = code_mask
         for m in mutants:
             self.originals.setdefault(m.path, None)
-            if m.op == "row-swap" and pathlib.Path(m.path).name in DEF_ACCESSORS:
-                self.originals.setdefault(DEF_ACCESSORS[pathlib.Path(m.path).name][0], None)
+            if m.op == "row-swap" and m.table[0] == "def":
+                self.originals.setdefault(DEF_ACCESSORS[m.table[1]][0], None)
         for path in self.originals:
             self.originals[path] = (scratch / path).read_text()
         self.header().write_text(HEADER)
@@ -420,9 +378,7 @@ class Schemata:
             if m.key not in self.left_out and m.op != "row-swap":
                 groups.setdefault(m.path, []).append(m)
         swaps = [m for m in self.by_number.values() if m.key not in self.left_out and m.op == "row-swap"]
-        plan, unplaced = swap_plan(self.originals, swaps, self.number_of)
-        for m, why in unplaced:
-            self.left_out[m.key] = why
+        plan = swap_plan(swaps, self.number_of)
         for path, text in self.originals.items():
             ms = groups.get(path, [])
             if path.endswith(".def"):

@@ -11,6 +11,8 @@
 
 #include "commands.h"
 
+#include "accord/reference/profiles.h"
+
 #include "live_plugin.h"
 
 #ifndef ACCORD_VERSION
@@ -45,6 +47,18 @@ bool unknown_command(CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 void set_status(int status) { g_status = status; }
+
+bool profiles_named(const std::string& cmd, const std::string& value, std::vector<std::string>* names) {
+  if (value == "all") {
+    for (const auto& p : reference::profiles()) names->push_back(p.name);
+  } else if (reference::Profile p; reference::parse_profile(value, &p)) {
+    names->push_back(value);
+  } else {
+    std::cerr << "accord " << cmd << ": unknown --profile '" << value << "' (expected all or one of " << reference::profile_names() << ")\n";
+    return false;
+  }
+  return true;
+}
 
 double command_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_started).count(); }
 

@@ -272,14 +272,7 @@ int run_one(const Options& o, const std::vector<cf::Fixture>& fixtures, Baseline
 
 int run(const Options& o) {
   Baseline base;
-  if (o.profile == "all") {
-    for (const auto& p : reference::profiles()) base.profiles.push_back(p.name);
-  } else if (reference::Profile p; reference::parse_profile(o.profile, &p)) {
-    base.profiles = {o.profile};
-  } else {
-    return std::cerr << "accord mutant-run: unknown --profile '" << o.profile << "' (expected all or one of "
-                     << reference::profile_names() << ")\n", 2;
-  }
+  if (!profiles_named("mutant-run", o.profile, &base.profiles)) return 2;
   std::deque<Launch> queue;
   std::deque<long> numbers;
   if (o.baseline.empty() && !read_mutants(&numbers)) return 2;

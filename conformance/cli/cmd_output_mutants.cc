@@ -38,15 +38,7 @@ int floors_status(const std::string& path, const cf::OutputMutantReport& r) {
 
 int run(const Options& o) {
   std::vector<std::string> profiles;
-  if (o.profile == "all") {
-    for (const auto& p : reference::profiles()) profiles.push_back(p.name);
-  } else if (reference::Profile p; reference::parse_profile(o.profile, &p)) {
-    profiles = {o.profile};
-  } else {
-    std::cerr << "accord output-mutants: unknown --profile '" << o.profile << "' (expected all or one of "
-              << reference::profile_names() << ")\n";
-    return 2;
-  }
+  if (!profiles_named("output-mutants", o.profile, &profiles)) return 2;
   cf::Corpus corpus = cf::load_corpus(o.dir);
   for (const auto& e : corpus.errors) std::cerr << "accord output-mutants: " << cf::to_string(e) << "\n";
   if (!corpus.errors.empty()) return std::cerr << "accord output-mutants: the corpus has errors; run `accord lint " << o.dir << "`\n", 2;

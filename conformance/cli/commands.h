@@ -27,6 +27,10 @@ double command_seconds();
 /// in order, each with its seconds; what the parts leave of the whole is not shown).
 std::string timing_line(const std::string& cmd, const std::vector<std::pair<std::string, double>>& parts);
 
+/// `--profile all` (every profile of `accord list profiles`, in order) or one profile's name, into `names`; false after
+/// `accord CMD: unknown --profile 'X' (expected all or one of ...)` on stderr.
+bool profiles_named(const std::string& cmd, const std::string& value, std::vector<std::string>* names);
+
 /// Probes this machine's hardware (set by main.cc when the LibTorch live checks are built; else empty).
 extern std::function<nlohmann::json()> live_probe;
 
