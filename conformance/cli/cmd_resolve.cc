@@ -59,7 +59,9 @@ bool resolve_line(const std::string& line, std::size_t number, const std::string
   } else if (line.empty() || line == "\r") {
     err = "blank line";
   } else if (const ref::Case* c = read_case(line, true, &tree, &err)) {
-    cf::write_outcome_text(out, ref::resolve(*c, profile), parts);
+    thread_local ref::Outcome outcome;  // one per worker, its storage reused line after line
+    ref::resolve(*c, profile, outcome);
+    cf::write_outcome_text(out, outcome, parts);
     out->push_back('\n');
     return true;
   }

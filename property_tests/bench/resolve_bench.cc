@@ -47,7 +47,18 @@ ref::Case parse_case(const char* text) {
   return c;
 }
 
+/// One case resolved again and again into one outcome, its storage reused, as `resolve --batch` and `serve` do.
 void resolve_one(benchmark::State& state, ref::Case c, ref::Profile p) {
+  ref::Outcome o;
+  for (auto _ : state) {
+    ref::resolve(c, p, o);
+    benchmark::DoNotOptimize(o);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+/// The same through `resolve(case, profile) -> Outcome`: a new outcome built and destroyed each time.
+void resolve_fresh(benchmark::State& state, ref::Case c, ref::Profile p) {
   for (auto _ : state) {
     auto o = ref::resolve(c, p);
     benchmark::DoNotOptimize(o);
@@ -88,9 +99,10 @@ void resolve_batch(benchmark::State& state, ref::Profile p) {
   const auto& all = batch();
   const std::vector<ref::Case> hot(all.begin(), all.begin() + std::min<std::ptrdiff_t>(state.range(0), static_cast<std::ptrdiff_t>(all.size())));
   const auto& cs = state.range(0) >= static_cast<std::int64_t>(all.size()) ? all : hot;
+  ref::Outcome o;
   for (auto _ : state)
     for (const auto& c : cs) {
-      auto o = ref::resolve(c, p);
+      ref::resolve(c, p, o);
       benchmark::DoNotOptimize(o);
     }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(cs.size()));
@@ -118,6 +130,7 @@ const int kRegistered = [] {
     for (const auto& n : cases()) {
       const char* text = v22 && *n.text22 ? n.text22 : n.text;
       benchmark::RegisterBenchmark(("resolve/" + prof + "/" + n.name).c_str(), resolve_one, parse_case(text), p);
+      benchmark::RegisterBenchmark(("resolve_fresh/" + prof + "/" + n.name).c_str(), resolve_fresh, parse_case(text), p);
       benchmark::RegisterBenchmark(("json_round_trip/" + prof + "/" + n.name).c_str(), json_round_trip, std::string(text), p);
     }
     benchmark::RegisterBenchmark(("batch_generated/" + prof).c_str(), resolve_batch, p)->Arg(10000)->Unit(benchmark::kMillisecond);

@@ -99,7 +99,14 @@ struct Journal {
 
 /// What every step of every stage receives: the input (read only) and the journal. It holds no stage's result.
 struct Resolution : Input, Journal {
-  Resolution(const Case& c, Profile p) : Input(c, p) { trace.reserve(48); }  // one allocation per case
+  /// `room`: an outcome whose trace and notes storage this resolution reuses (emptied here); a caller resolving case
+  /// after case into one Outcome allocates no trace.
+  Resolution(const Case& c, Profile p, Outcome& room) : Input(c, p) {
+    trace.swap(room.trace), notes.swap(room.notes);
+    trace.clear(), notes.clear();
+    trace.reserve(48);
+  }
+  Resolution(const Case& c, Profile p) : Input(c, p) {}  // takes its journal from another resolution
   /// Records a note; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0 (realize.rank-zero-only).
   void note(DiagCode c, std::vector<Field> f = {});
 };

@@ -41,6 +41,13 @@ bool run_fabric22(detail::Resolution& c, detail::FinalFlags& flags, detail::Sele
          detail::realize22(c, flags, std::move(sel), plan) && detail::fabric_cli_used(c);
 }
 
+/// A new plan in `out`, built in place (replaced by the error when a stage fails). The last plan's strategy params, if
+/// `out` held one, lend their storage to the selection, which fills them and hands them to the new plan.
+Plan& fresh_plan(Outcome& out, detail::Selection& sel) {
+  if (auto* last = std::get_if<Plan>(&out.result)) sel.strategy_params.swap(last->strategy.params), sel.strategy_params.clear();
+  return out.result.emplace<Plan>();
+}
+
 /// The outcome of a finished resolution: its plan (already in `out`) or its error, its notes and trace.
 void finish(detail::Resolution& c, Outcome& out, bool ok) {
   if (!ok) out.result = std::move(*c.error);
@@ -55,13 +62,13 @@ void finish(detail::Resolution& c, Outcome& out, bool ok) {
 // Fabric(...) binds its keywords (user code has built the instances) before _Connector reads LT_*: those steps run on
 // the case as given, the connector's on the case with the LT_* arguments; one journal goes through both.
 void resolve_fabric(const Case& given, Profile profile, Outcome& out) {
-  detail::Resolution pre(given, profile);
+  detail::Resolution pre(given, profile, out);
   std::optional<Case> replaced;
   bool ok = detail::construct_instances(pre) && detail::check_keywords(pre) && detail::fabric_arguments(pre, replaced);
   auto run = [&](detail::Resolution& c) {
-    Plan& plan = out.result.emplace<Plan>();
     detail::FinalFlags flags;
     detail::Selection sel;
+    Plan& plan = fresh_plan(out, sel);
     finish(c, out, ok && run_fabric22(c, flags, sel, plan));
   };
   if (!replaced) return run(pre);  // no LT_* argument and an int num_nodes: the case as given
@@ -74,11 +81,11 @@ void resolve_fabric(const Case& given, Profile profile, Outcome& out) {
 void resolve_trainer(const Case& given, Profile profile, Outcome& out) {
   std::optional<Case> with_env_defaults = detail::trainer_env_defaults(given, profile);
   const Case& in = with_env_defaults ? *with_env_defaults : given;
-  detail::Resolution c(in, profile);  // the read-only input and the journal every stage appends to
+  detail::Resolution c(in, profile, out);  // the read-only input and the journal every stage appends to
   if (with_env_defaults) c.fire(RuleId::kTrainerEnvDefaults);
-  Plan& plan = out.result.emplace<Plan>();  // built in place; replaced by the error when a stage fails
   detail::FinalFlags flags;
   detail::Selection sel;
+  Plan& plan = fresh_plan(out, sel);
   bool ok = c.pol.connector_release == ConnectorRelease::kLightning22 ? run_lightning22(c, flags, sel, plan)
                                                                        : run_lightning16(c, flags, sel, plan);
   if (ok) detail::realize_determinism(c, plan);
@@ -87,12 +94,16 @@ void resolve_trainer(const Case& given, Profile profile, Outcome& out) {
 
 }  // namespace
 
-Outcome resolve(const Case& given, Profile profile) {
-  Outcome out;  // one object, returned in place
+void resolve(const Case& given, Profile profile, Outcome& out) {
   if (policy(profile).connector_release == ConnectorRelease::kFabric22)
     resolve_fabric(given, profile, out);
   else
     resolve_trainer(given, profile, out);
+}
+
+Outcome resolve(const Case& given, Profile profile) {
+  Outcome out;  // one object, returned in place
+  resolve(given, profile, out);
   return out;
 }
 

@@ -17,7 +17,11 @@ namespace {
 class ReferenceClassifier : public Classifier {
  public:
   explicit ReferenceClassifier(reference::Profile p) : profile_(p) {}
-  void classify(const reference::Case& c, std::string* out) override { outcome_class(reference::resolve(c, profile_), out); }
+  void classify(const reference::Case& c, std::string* out) override {
+    thread_local reference::Outcome o;  // one per worker, its storage reused cell after cell
+    reference::resolve(c, profile_, o);
+    outcome_class(o, out);
+  }
 
  private:
   reference::Profile profile_;

@@ -11,4 +11,8 @@ namespace accord::reference {
 /// before it and the trace of rule IDs that fired.
 [[nodiscard]] Outcome resolve(const Case& c, Profile profile);
 
+/// The same outcome, written into `out` (whatever it held before is replaced): a caller that resolves case after case
+/// into one Outcome (a batch worker, a server) reuses the storage of its trace and notes instead of allocating it anew.
+void resolve(const Case& c, Profile profile, Outcome& out);
+
 }  // namespace accord::reference
