@@ -160,7 +160,7 @@ TABLE = [
      "err_strategy_plugin_mismatch"),  # 2.x XLAStrategy / SingleDeviceXLAStrategy / FSDPStrategy setters
     (r"^The `(?P<strategy_class>\w+)` does not support setting a `CheckpointIO` plugin\.$",
      "err_checkpoint_io_unsupported"),  # 2.x fabric FSDPStrategy.checkpoint_io setter (NotImplementedError)
-    (r"^The start method '(?P<start_method>\w+)' is not available on this platform\. Available methods are: "
+    (r"^The start method '(?P<start_method>[^']*)' is not available on this platform\. Available methods are: "
      r"(?P<available>.*)$", "err_start_method_unavailable"),  # 2.x fabric launchers (_XLALauncher, _MultiProcessingLauncher)
     # ---- precision
     (r"`Trainer\(accelerator='tpu', precision=64\)` is not implemented", "err_tpu_precision_64"),  # _validate_precision_choice

@@ -27,11 +27,15 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
     method = "fork";  // _XLALauncher is a _MultiProcessingLauncher with start_method="fork"
   }
   c.fire(RuleId::kLauncher);
-  // _MultiProcessingLauncher.__init__ checks its start method; the Trainer's _XLALauncher is one, Fabric's is not.
+  // _MultiProcessingLauncher.__init__ checks its start method against mp.get_all_start_methods(): spawn everywhere, fork
+  // and forkserver where the platform forks; any other name (`""`, a typo) is not available either. The Trainer's
+  // _XLALauncher is one, Fabric's is not.
   if (kind == LauncherKind::kSpawn || (kind == LauncherKind::kXla && !c.fabric())) {
     c.fire(RuleId::kStartMethod);
-    if (method != "spawn" && !c.in.hardware.fork)  // fork and forkserver need the fork start method
-      return c.fail(DiagCode::kStartMethodUnavailable, {fld("start_method", std::string(method)), fld("available", "spawn")});
+    const bool forks = c.in.hardware.fork;
+    if (method != "spawn" && !(forks && (method == "fork" || method == "forkserver")))
+      return c.fail(DiagCode::kStartMethodUnavailable,
+                    {fld("start_method", std::string(method)), fld("available", forks ? "fork, spawn, forkserver" : "spawn")});
   }
   const auto& l = row(kind);
   plan.launcher.kind = l.name;
