@@ -183,12 +183,13 @@ struct Selection {
   }
 };
 
-/// The table row of `v` when it is an instance of a known class of kind `k`, as Python's `isinstance(v, <base
-/// class>)` decides; nullopt for absent, for any other value and for instances of other kinds. PL 1.6.5 takes a
-/// strategy instance's components unchecked and tests them with isinstance where it uses them.
-inline std::optional<int> instance_row(const std::optional<PyValue>& v, ClassKind k) {
+/// The table row of `v` when it is an instance of a class of kind `k` that this profile's Lightning has, as Python's
+/// `isinstance(v, <base class>)` decides; nullopt for absent, for any other value, for instances of other kinds and
+/// for classes of another release (a 2.x MPIEnvironment on lightning-1.6 is no ClusterEnvironment there). PL 1.6.5
+/// takes a strategy instance's components unchecked and tests them with isinstance where it uses them.
+inline std::optional<int> instance_row(const Input& c, const std::optional<PyValue>& v, ClassKind k) {
   if (!v || !v->is_instance()) return std::nullopt;
-  const auto& ci = v->inst->known;
+  const auto ci = c.class_of(*v->inst);
   if (!ci || ci->kind != k) return std::nullopt;
   return ci->id;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <charconv>
 #include <set>
 
@@ -65,7 +66,12 @@ std::string set_key(const PyValue& id) {
     case PyValue::Kind::kBool:
     case PyValue::Kind::kInt: return "n" + std::to_string(id.as_int());
     case PyValue::Kind::kFloat:
-      if (std::trunc(id.f) == id.f && std::fabs(id.f) < 9.2e18) return "n" + std::to_string(static_cast<long long>(id.f));
+      if (id.f == 0) return "n0";  // 0.0 and -0.0 are 0
+      if (std::isfinite(id.f) && std::trunc(id.f) == id.f) {  // an integral float is the integer it equals exactly
+        char digits[400];  // the largest double has 309 digits
+        std::snprintf(digits, sizeof digits, "%.0f", id.f);
+        return std::string("n") + digits;
+      }
       return "f" + repr(id);
     case PyValue::Kind::kBigInt: return "n" + id.str;
     case PyValue::Kind::kStr: return "s" + id.str;

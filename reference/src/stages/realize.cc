@@ -1,5 +1,6 @@
 // realize.cc: stage 3: lazy strategy completion (checkpoint io, cluster env, devices, layer sync,
 // world ranks, launcher), the interactive check, the late TPU/HPU check, and the plan itself.
+#include <algorithm>
 #include <array>
 
 #include "../context.h"
@@ -118,12 +119,12 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   if (!c.in.interactive) return true;
   c.fire(RuleId::kInteractive);
   if (plan.launcher.interactive_compatible) return true;
+  std::vector<std::string_view> names;  // sorted by name (realize.interactive-check), as `allowed` of strategy-unknown
+  for (const auto& s : strategies())
+    if (in_profile(s, c.pol) && row(row(s.cls).launcher).interactive == InteractiveRule::kAlways) names.push_back(s.name);
+  std::sort(names.begin(), names.end());
   std::string ok;
-  for (const auto& s : strategies()) {
-    if (!in_profile(s, c.pol)) continue;
-    const auto& sl = row(row(s.cls).launcher);
-    if (sl.interactive == InteractiveRule::kAlways) ok += (ok.empty() ? "" : ", ") + std::string(s.name);
-  }
+  for (auto n : names) ok += (ok.empty() ? "" : ", ") + std::string(n);
   return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", PyValue::string(cls.name)), fld("compatible", ok)});
 }
 

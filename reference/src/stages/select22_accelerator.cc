@@ -183,7 +183,7 @@ bool select22_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel
 }
 
 bool select22_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  if (auto id = instance_row(flags.cluster_env_flag, ClassKind::kClusterEnvironment)) {
+  if (auto id = instance_row(c, flags.cluster_env_flag, ClassKind::kClusterEnvironment)) {
     c.fire(RuleId::kEnvExplicit);
     sel.cluster_env = static_cast<ClusterEnvId>(*id);
     return true;

@@ -113,7 +113,7 @@ bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
 
 // PL 2.2.5 _check_and_init_precision and _validate_precision_choice.
 bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  if (auto id = instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
+  if (auto id = instance_row(c, flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
     const auto& r = row(static_cast<PrecisionPluginId>(*id));
     if (static_cast<PrecisionPluginId>(*id) == PrecisionPluginId::kBitsandbytes &&
         (sel.accelerator != AcceleratorId::kCuda)) {

@@ -69,7 +69,7 @@ const SlurmVerdict* slurm_verdict(Resolution& c, const FinalFlags& flags, Select
 
 bool select_cluster_env(Resolution& c, const FinalFlags& flags, Selection& sel) {
   // `isinstance(flag, ClusterEnvironment)`: any other value from a strategy instance is passed over (1.6.5 _choose_and_init_cluster_environment).
-  if (auto id = instance_row(flags.cluster_env_flag, ClassKind::kClusterEnvironment)) {
+  if (auto id = instance_row(c, flags.cluster_env_flag, ClassKind::kClusterEnvironment)) {
     c.fire(RuleId::kEnvExplicit);
     sel.cluster_env = static_cast<ClusterEnvId>(*id);
     return true;

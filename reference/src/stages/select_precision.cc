@@ -22,7 +22,7 @@ bool validate(Resolution& c, const FinalFlags& flags, const Selection& sel) {
     if (flags.precision_plugin_flag) {
       // `not isinstance(flag, (TPUPrecisionPlugin, TPUBf16PrecisionPlugin))`: true for any value that is not a
       // precision plugin instance too (a strategy instance's precision_plugin is taken unchecked by _check_config_and_set_final_flags).
-      auto id = instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin);
+      auto id = instance_row(c, flags.precision_plugin_flag, ClassKind::kPrecisionPlugin);
       if (!id || !row(static_cast<PrecisionPluginId>(*id)).tpu_ok) {
         c.fire(RuleId::kTpuPrecisionPlugin);
         return c.fail(DiagCode::kTpuPrecisionPlugin, {fld("plugin", *flags.precision_plugin_flag)});
@@ -111,7 +111,7 @@ bool half_or_unset(Resolution& c, const FinalFlags& flags, Selection& sel, const
 bool select(Resolution& c, const FinalFlags& flags, Selection& sel) {
   const PyValue& p = flags.precision;
   // `isinstance(flag, PrecisionPlugin)`: any other value from a strategy instance falls through to step 2.
-  if (auto plugin_row = instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
+  if (auto plugin_row = instance_row(c, flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
     auto id = static_cast<PrecisionPluginId>(*plugin_row);
     const PyValue& v = flags.precision_plugin_flag->inst->arg("precision");
     given_plugin_details(flags, sel, id);

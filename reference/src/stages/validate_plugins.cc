@@ -143,7 +143,7 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
   }
   // spec: `precision=` and the strategy's precision plugin are one setting twice, as with `plugins` (decision 4a). A value
   // that is not a precision plugin instance is passed over when the precision is chosen, so it overrides nothing.
-  if (instance_row(flags.precision_plugin_flag, ClassKind::kPrecisionPlugin) && precision_twice(c))
+  if (instance_row(c, flags.precision_plugin_flag, ClassKind::kPrecisionPlugin) && precision_twice(c))
     return precision_conflict(c, "strategy=" + s.inst->cls + "(precision_plugin=" + repr(*flags.precision_plugin_flag) + ")");
   return absorb_parallel_devices(c, flags, s);
 }
