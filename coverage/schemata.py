@@ -109,8 +109,9 @@ INT_SUFFIX = re.compile(r"(LL|ULL|L|U|u)?")
 # swap reorders.
 DEF_ACCESSORS = {"strategies.def": ("reference/src/registry.cc", "kStrategies"),
                  "accelerators.def": ("reference/src/registry.cc", "kAccelerators")}
-# A braced list of legacy flags that a loop walks (stages/validate_devices.cc); coverage/mutate swaps its items.
-LEGACY_LIST = re.compile(r"\{(&legacy\[\d\](?:, )?)+\}")
+# A braced list of legacy flags that a loop walks (stages/validate_devices.cc); coverage/mutate swaps its items. An
+# index may hold its own int-const guard.
+LEGACY_LIST = re.compile(r"\{(&legacy\[(?:\d|\(::accord_mutant::on\(\d+\) \? \d+ : \d+\))\](?:, )?)+\}")
 
 
 class Tok:
@@ -205,6 +206,46 @@ def operand_span(toks, match, k):
     return left, right
 
 
+NOT_TYPES = {"return", "case", "else", "throw", "delete", "new", "sizeof", "co_return", "not", "and", "or"}
+
+
+def declares_array(text, bracket):
+    """Whether the `[` at `bracket` bounds an array being declared (`char buf[32]`: a type word, then the name) rather
+    than indexing a value (`text[0]`, `return v[1]`): a guarded bound would make the array a variable-length one."""
+    line = text[text.rfind("\n", 0, bracket) + 1:bracket]
+    d = re.search(r"([A-Za-z_][\w:]*)\s+[A-Za-z_]\w*\s*$", line)
+    return bool(d) and d.group(1) not in NOT_TYPES
+
+
+def flip_site(text, toks, m, n):
+    """The guard of an if-negate mutant: the condition flipped. `if (init; C)` flips C alone; `if (T v = e)` becomes
+    `if (T v = e; flip(N, static_cast<bool>(v)))` (the declared variable, tested as the if tests it). None when there is
+    no condition or no variable name to test (a structured binding)."""
+    ctoks = [t for t in toks if m.start <= t.start < m.end]
+    depth, semi, assign = 0, None, None
+    for k, t in enumerate(ctoks):
+        depth += t.text in OPEN
+        depth -= t.text in CLOSE
+        if depth == 0 and t.text == ";":
+            semi = k
+        elif depth == 0 and t.text == "=" and assign is None:
+            assign = k
+    if not text[m.start:m.end].strip():
+        return None
+    if semi is not None:  # an init-statement: the condition after it
+        rest = ctoks[semi + 1:]
+        if not rest:
+            return None
+        if any(t.text == "=" for t in rest) or any(t.text in ("auto", "const") for t in rest):
+            return None
+        return Site(m, n, rest[0].start, m.end, "flip", {})
+    if assign is None and not any(t.text in ("auto", "const") for t in ctoks):
+        return Site(m, n, m.start, m.end, "flip", {})
+    if assign is None or assign == 0 or not WORD.fullmatch(ctoks[assign - 1].text) or ctoks[assign - 1].text[0].isdigit():
+        return None
+    return Site(m, n, m.start, m.end, "flip-decl", {"name": ctoks[assign - 1].text})
+
+
 class Site:
     """One guarded mutant: its span in the original text and how to render it from its rendered parts."""
 
@@ -231,18 +272,11 @@ def sites_for(text, mask, mutants, number_of):
             sites.append(Site(m, n, a, b, "binary", {"op": toks[k].text, "new": m.replacement.strip(),
                                                       "left": (a, toks[k - 1].end), "right": (toks[k + 1].start, b)}))
         elif m.op == "if-negate":
-            cond = text[m.start:m.end]
-            ctoks = [t for t in toks if m.start <= t.start < m.end]
-            depth, declares = 0, False
-            for t in ctoks:
-                depth += t.text in OPEN
-                depth -= t.text in CLOSE
-                if depth == 0 and (t.text in (";", "=") or t.text in ("auto", "const")):
-                    declares = True
-            if declares or not cond.strip():
-                left_out.append((m, "the condition declares a variable"))
+            site = flip_site(text, toks, m, n)
+            if site is None:
+                left_out.append((m, "the condition declares no variable a guard can test"))
                 continue
-            sites.append(Site(m, n, m.start, m.end, "flip", {}))
+            sites.append(site)
         elif m.op == "guard-del":
             sites.append(Site(m, n, m.start, m.end, "guard", {}))
         elif m.op == "int-const":
@@ -252,7 +286,7 @@ def sites_for(text, mask, mutants, number_of):
             if text[lit_end:lit_end + 1] == "." or text[m.start - 1:m.start] == ".":
                 left_out.append((m, "part of a floating-point literal"))
                 continue
-            if text[m.start - 1:m.start] == "[" and text[lit_end:lit_end + 1] == "]":
+            if text[m.start - 1:m.start] == "[" and text[lit_end:lit_end + 1] == "]" and declares_array(text, m.start - 1):
                 left_out.append((m, "an array bound (the array's type)"))
                 continue
             suffix = text[m.end:lit_end]
@@ -262,7 +296,7 @@ def sites_for(text, mask, mutants, number_of):
 
 def nest(sites):
     """Arranges the sites as a forest by containment; a site that crosses another is dropped (returned)."""
-    order = sorted(sites, key=lambda s: (s.start, -s.end, {"guard": 0, "flip": 1, "binary": 2, "int": 3}[s.kind]))
+    order = sorted(sites, key=lambda s: (s.start, -s.end, {"guard": 0, "flip": 1, "flip-decl": 1, "binary": 2, "int": 3}[s.kind]))
     roots, stack, crossed = [], [], []
     for s in order:
         while stack and stack[-1].end <= s.start:
@@ -296,6 +330,8 @@ def render_site(text, s):
         r = f"(::accord_mutant::on({n}) ? (({a}) {s.parts['new']} ({b})) : (({a}) {s.parts['op']} ({b})))"
     elif s.kind == "flip":
         r = f"::accord_mutant::flip({n}, static_cast<bool>({part(s.start, s.end)}))"
+    elif s.kind == "flip-decl":
+        r = f"{part(s.start, s.end)}; ::accord_mutant::flip({n}, static_cast<bool>({s.parts['name']}))"
     elif s.kind == "guard":
         r = f"{{ if (!::accord_mutant::on({n})) {part(s.start, s.end)} }}"
     else:
@@ -357,6 +393,7 @@ class Schemata:
         self.by_number = {k + 1: m for k, m in enumerate(mutants)}
         self.originals = {}  # path -> original text
         self.left_out = {}   # key -> why
+        self.stillborn = {}  # key -> the compiler's error: the mutant itself does not compile (also in left_out)
         self.code_mask = code_mask
         for m in mutants:
             self.originals.setdefault(m.path, None)
@@ -392,6 +429,8 @@ class Schemata:
             # mutants' offsets are the original text's).
             if path.endswith(".cc"):
                 result = re.sub(r"^constexpr (\w+) (k\w+)\[\] = \{", r"const \1 \2[] = {", result, flags=re.M)
+                # A named constant whose value holds a guard: const (initialised at start-up), not constexpr.
+                result = re.sub(r"^constexpr ([\w: ]+ k\w+ = -?\(::accord_mutant::on)", r"const \1", result, flags=re.M)
             result = play_swaps(result, plan.get(path, []))
             for s in crossed:
                 self.left_out[s.mutant.key] = "crosses another mutant's operands"
@@ -451,7 +490,12 @@ class Schemata:
             n = self.guilty(rel, line, col)
             if n is not None and n not in dropped:
                 dropped.add(n)
-                self.left_out[self.by_number[n].key] = "its guard does not compile: " + what[:160]
+                key = self.by_number[n].key
+                self.left_out[key] = "its guard does not compile: " + what[:160]
+                # A deleted last `return` of a non-void function: the mutant, built alone with the same flags
+                # (-Werror=return-type), fails too; stillborn, as coverage/mutate's one-build-per-mutant path says.
+                if "control reaches end of non-void function" in what and self.by_number[n].op == "guard-del":
+                    self.stillborn[key] = "error: " + what[:160]
         if dropped:
             self.render()
         return len(dropped)

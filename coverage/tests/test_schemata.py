@@ -59,9 +59,51 @@ class Extents(unittest.TestCase):
         out, _ = render("long f() { return 10ULL; }", {"int-const"})
         self.assertIn("return (::accord_mutant::on(1) ? 11ULL : 10ULL);", out)
 
-    def test_declaring_conditions_stay_out(self):
-        _, left = render("void f() { if (auto* p = g()) h(p); }", {"if-negate"})
-        self.assertEqual(left, ["the condition declares a variable"])
+    def test_a_declaring_condition_flips_the_variable_it_declares(self):
+        out, left = render("void f() { if (auto* p = g()) h(p); }", {"if-negate"})
+        self.assertEqual(left, [])
+        self.assertIn("if (auto* p = g(); ::accord_mutant::flip(1, static_cast<bool>(p))) h(p);", out)
+
+    def test_an_init_statement_keeps_its_declaration_and_flips_the_condition(self):
+        out, left = render("void f() { if (int i = 0; g(i)) h(); }", {"if-negate"})
+        self.assertEqual(left, [])
+        self.assertIn("if (int i = 0; ::accord_mutant::flip(1, static_cast<bool>(g(i)))) h();", out)
+
+    def test_a_structured_binding_stays_out(self):
+        _, left = render("void f() { if (auto [a, b] = g()) h(); }", {"if-negate"})
+        self.assertEqual(left, ["the condition declares no variable a guard can test"])
+
+    @unittest.skipUnless(shutil.which("g++"), "needs g++")
+    def test_flipped_declarations_compile_and_flip(self):
+        code = """#include <cstdio>
+const char* g(int k) { return k ? "x" : nullptr; }
+int main(int argc, char**) {
+  if (const char* p = g(argc - 1)) std::printf("some %s\\n", p); else std::printf("none\\n");
+  if (int i = argc; i > 1) std::printf("many\\n"); else std::printf("one\\n");
+}
+"""
+        out, left = render(code, {"if-negate"})
+        self.assertEqual(left, [])
+        with tempfile.TemporaryDirectory() as d:
+            header, src, exe = pathlib.Path(d, "accord_mutant.h"), pathlib.Path(d, "x.cc"), pathlib.Path(d, "x")
+            header.write_text(schemata.HEADER)
+            src.write_text(out)
+            subprocess.run(["g++", "-std=c++20", "-include", str(header), str(src), "-o", str(exe), "-pthread"], check=True)
+            env = {k: v for k, v in os.environ.items() if k != "ACCORD_MUTANT"}
+            run = lambda n: subprocess.run([str(exe), "arg"], capture_output=True, text=True, env=dict(env, ACCORD_MUTANT=n),
+                                           check=True).stdout
+            self.assertEqual(run("0"), "some x\nmany\n")
+            self.assertEqual(run("1"), "none\nmany\n")  # p is set: the flip takes the else branch
+            self.assertEqual(run("2"), "some x\none\n")
+
+    def test_an_array_bound_stays_out(self):
+        _, left = render("void f() { char buf[32] = \"x\"; g(buf); }", {"int-const"})
+        self.assertEqual(left, ["an array bound (the array's type)"])
+
+    def test_a_subscript_is_guarded_like_any_int(self):
+        out, left = render("int f(const int* v) { return v[1]; }", {"int-const"})
+        self.assertEqual(left, [])
+        self.assertIn("return v[(::accord_mutant::on(1) ? 0 : 1)];", out)
 
 
 SWAP_CODE = """#include <array>

@@ -60,6 +60,11 @@ TEST(JsonIo, BadPartsNameThePointerAndTheValue) {
 TEST(JsonIo, LongValuesAreShortenedInMessages) {
   std::string err = parse_error(json{{"hardware", std::string(200, 'x')}}.dump());
   EXPECT_EQ(err, "/hardware: must be an object, got \"" + std::string(76, 'x') + "...");
+  // The limit is 80 characters of JSON text: a value of exactly 80 is kept whole, one of 81 is shortened.
+  EXPECT_EQ(parse_error(json{{"hardware", std::string(78, 'x')}}.dump()),
+            "/hardware: must be an object, got \"" + std::string(78, 'x') + "\"");
+  EXPECT_EQ(parse_error(json{{"hardware", std::string(79, 'x')}}.dump()),
+            "/hardware: must be an object, got \"" + std::string(76, 'x') + "...");
 }
 
 TEST(JsonIo, HardwareFacts) {

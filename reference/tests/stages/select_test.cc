@@ -28,6 +28,25 @@ TEST(Select, MalformedDevicesGiveTypedErrors) {
   EXPECT_EQ(g.error().field("value"), "'1, '");
 }
 
+// select.devices-gpu-torchelastic fires only under TorchElastic, with exactly one visible GPU, for a request of other
+// than one id (PL 1.6.5 device_parser.parse_gpu_ids); each condition missing leaves it out of the trace.
+TEST(Select, TorchElasticExceptionNeedsAllItsConditions) {
+  const std::string elastic = R"("env": {"TORCHELASTIC_RUN_ID": "1"}, )";
+  auto fired = [](const Outcome& o) {
+    return std::find(o.trace.begin(), o.trace.end(), RuleId::kGpuTorchElasticException) != o.trace.end();
+  };
+  auto with = [&](const std::string& env, int gpus, const char* devices) {
+    return run(R"({)" + env + R"("flags": {"accelerator": "gpu", "devices": )" + devices +
+                   R"(}, "hardware": {"torch_distributed": true, "cuda_devices": )" + std::to_string(gpus) + "}}",
+               kL16);
+  };
+  EXPECT_TRUE(fired(with(elastic, 1, "[0, 1]")));
+  EXPECT_FALSE(fired(with(elastic, 2, "[0, 1]")));  // two visible GPUs
+  EXPECT_FALSE(fired(with(elastic, 1, "[0]")));     // one id requested
+  EXPECT_FALSE(fired(with("", 2, "2")));            // no TorchElastic
+  EXPECT_FALSE(fired(with("", 1, "[0, 1]")));       // no TorchElastic: the ids are checked (and fail)
+}
+
 TEST(Select, GpuParserForms) {
   struct Row { const char* devices; std::vector<std::string> want; };
   for (const Row& r : {Row{"2", {"cuda:0", "cuda:1"}}, Row{"-1", {"cuda:0", "cuda:1"}}, Row{"\"-1\"", {"cuda:0", "cuda:1"}},
