@@ -37,6 +37,7 @@ const CodeCase kCodeCases[] = {
     {kBoth, "err_devices_auto_without_accelerator", R"({"flags": {"devices": "auto"}})"},
     {kBoth, "err_gpus_none_available", R"({"flags": {"accelerator": "gpu", "devices": -2}, "hardware": {"cuda_devices": 2}})"},
     {kBoth, "err_gpu_ids_not_unique", R"({"flags": {"accelerator": "gpu", "devices": [0, 0]}, "hardware": {"cuda_devices": 2}})"},
+    {kBoth, "err_device_index_type", R"({"flags": {"accelerator": "gpu", "devices": [true]}, "hardware": {"cuda_devices": 2}})"},
     {kBoth, "err_gpu_ids_unavailable", R"({"flags": {"accelerator": "gpu", "devices": [5]}, "hardware": {"cuda_devices": 2}})"},
     {kL16Only, "err_gpu_devices_none", R"({"flags": {"accelerator": "gpu", "devices": "[]"}, "hardware": {"cuda_devices": 2}})"},
     {kBoth, "err_tpu_cores_invalid", R"({"flags": {"accelerator": "tpu", "devices": 2}, "hardware": {"tpu": true}})"},

@@ -73,7 +73,7 @@ EQUIV_2X = {
 }
 DEVICE_PARSE_CODES = {"err_devices_type", "err_devices_not_int", "err_gpus_none_available", "err_gpu_ids_not_unique",
                       "err_gpu_ids_unavailable", "err_gpu_devices_none", "err_tpu_cores_invalid",
-                      "err_cpu_devices_invalid", "err_hpu_devices_type"}
+                      "err_cpu_devices_invalid", "err_hpu_devices_type", "err_device_index_type"}
 LAUNCHER_KINDS = {"_SubprocessScriptLauncher": "subprocess_script", "_SpawnLauncher": "spawn",
                   "_MultiProcessingLauncher": "spawn", "_XLASpawnLauncher": "xla", "_XLALauncher": "xla"}
 

@@ -26,6 +26,8 @@ TABLE = [
     (r"Device ID's \(GPU\) must be unique", "err_gpu_ids_not_unique"),  # device_parser.parse_gpu_ids
     (r"You requested gpu: (?P<requested>\[.*?\])\s*But your machine only has: (?P<available>\[.*?\])",
      "err_gpu_ids_unavailable"),  # device_parser.parse_gpu_ids
+    (r"Device\(\): argument 'index' \(position 2\) must be int, not (?P<type>\w+)",
+     "err_device_index_type"),  # GPUAccelerator.get_parallel_devices: torch.device("cuda", id)
     (r"`tpu_cores` can only be 1, 8 or \[<1-8>\]", "err_tpu_cores_invalid"),  # device_parser.parse_tpu_cores
     (r"`devices` can only be 'auto', 1, .* for TPUs", "err_tpu_cores_invalid"),  # 2.x xla._check_tpu_devices_valid
     (r"Could not parse the selected TPU devices", "err_devices_not_int"),  # 2.x xla._check_tpu_devices_valid

@@ -172,17 +172,20 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   bool te_exception = facts.torchelastic && ids.size() != 1 && facts.cuda_devices == 1;
   if (!te_exception) {
     if (!unique_as_set(ids)) return fail(DiagCode::kGpuIdsNotUnique, flag, v);
+    // _sanitize_gpu_ids: `id in range(cuda_devices)` by Python's ==, so True and an integral float name an index too.
+    auto visible = [&](const PyValue& id) {
+      if (id.is_int_like()) return id.as_int() >= 0 && id.as_int() < facts.cuda_devices;
+      return id.kind == PyValue::Kind::kFloat && std::trunc(id.f) == id.f && id.f >= 0 && id.f < static_cast<double>(facts.cuda_devices);
+    };
     for (const auto& id : ids)
-      if (!id.is_int_like() || id.as_int() < 0 || id.as_int() >= facts.cuda_devices)
+      if (!visible(id))
         return fail(DiagCode::kGpuIdsUnavailable, flag, v,
                     {{"requested", repr(r.parsed)}, {"available", repr(range_list(facts.cuda_devices))}});
   }
   r.parallel.reserve(ids.size());
   for (const auto& id : ids) {
-    if (id.kind != PyValue::Kind::kInt) {
-      r.parallel.push_back("cuda:" + py_str(id));
-      continue;
-    }
+    // GPUAccelerator.get_parallel_devices: torch.device("cuda", id) takes an int only (a bool or a float is a TypeError).
+    if (id.kind != PyValue::Kind::kInt) return fail(DiagCode::kDeviceIndexType, flag, v, {{"type", py_type_name(id)}});
     char buf[32] = "cuda:";
     auto end = std::to_chars(buf + 5, buf + sizeof buf, id.i).ptr;
     r.parallel.emplace_back(buf, end);
