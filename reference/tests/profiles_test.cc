@@ -76,6 +76,14 @@ TEST(ProfilesTable, GatesNamePolicies) {
   EXPECT_FALSE(gating.empty());
 }
 
+// gate_value_names names the values whose bits are set, among the policy's own values only (profiles.h:
+// policy_values is empty for an unknown name; connector_release has three values, tables/policy_enums.def).
+TEST(ProfilesTable, GateValueNamesReadsOnlyThePolicysValues) {
+  EXPECT_EQ(gate_value_names("no_such_policy", ~0u), "");
+  EXPECT_EQ(gate_value_names("connector_release", 0xFu), "lightning16|lightning22|fabric22");
+  EXPECT_EQ(gate_value_names("connector_release", 0x2u), "lightning22");
+}
+
 TEST(ProfilesTable, AddProfileRejectsBadRows) {
   Profile p;
   std::string error;

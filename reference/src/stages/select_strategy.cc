@@ -3,6 +3,7 @@
 #include <deque>
 
 #include "../context.h"
+#include "../normalize/devices.h"
 
 namespace accord::reference::detail {
 namespace {
@@ -128,8 +129,10 @@ bool horovod(Resolution& c, const FinalFlags& flags, Selection& sel, const PyVal
   for (const char* k : {"OMPI_COMM_WORLD_LOCAL_SIZE", "HOROVOD_LOCAL_SIZE"}) {
     if (auto* v = c.env_var(k)) {
       auto n = py_int_from_str(*v);
-      if (!n || *n < 0 || *n > 1000000) return c.fail(DiagCode::kEnvInvalid, {fld("variable", k), fld("value", *v)});
-      local = *n;
+      if (!n) return c.fail(DiagCode::kEnvInvalid, {fld("variable", k), fld("value", *v)});
+      if (*n > kMaxDevices)  // the model's device bound (SPEC: device counts above 1,000,000)
+        return c.fail(DiagCode::kValueOutOfRange, {fld("flag", k), fld("value", *v), fld("expected", "at most 1000000 devices")});
+      local = std::max<long long>(*n, 0);  // `[device] * hvd.local_size()`: a negative size gives no device
       break;
     }
   }
