@@ -221,7 +221,10 @@ def flip_site(text, toks, m, n):
     """The guard of an if-negate mutant: the condition flipped. `if (init; C)` flips C alone; `if (T v = e)` becomes
     `if (T v = e; flip(N, static_cast<bool>(v)))` (the declared variable, tested as the if tests it). None when there is
     no condition or no variable name to test (a structured binding)."""
+    if not text[m.start:m.end].strip():
+        return None
     ctoks = [t for t in toks if m.start <= t.start < m.end]
+    declares = lambda ts: any(t.text in ("auto", "const") for t in ts)
     depth, semi, assign = 0, None, None
     for k, t in enumerate(ctoks):
         depth += t.text in OPEN
@@ -230,16 +233,12 @@ def flip_site(text, toks, m, n):
             semi = k
         elif depth == 0 and t.text == "=" and assign is None:
             assign = k
-    if not text[m.start:m.end].strip():
-        return None
     if semi is not None:  # an init-statement: the condition after it
         rest = ctoks[semi + 1:]
-        if not rest:
-            return None
-        if any(t.text == "=" for t in rest) or any(t.text in ("auto", "const") for t in rest):
+        if not rest or any(t.text == "=" for t in rest) or declares(rest):
             return None
         return Site(m, n, rest[0].start, m.end, "flip", {})
-    if assign is None and not any(t.text in ("auto", "const") for t in ctoks):
+    if assign is None and not declares(ctoks):
         return Site(m, n, m.start, m.end, "flip", {})
     if assign is None or assign == 0 or not WORD.fullmatch(ctoks[assign - 1].text) or ctoks[assign - 1].text[0].isdigit():
         return None

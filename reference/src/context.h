@@ -231,6 +231,10 @@ bool detect_kubeflow(const Input& c);
 bool detect_lsf(const Input& c);
 /// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.
 std::string group_allowed(StrategyGroup g, const Policy& p);
+/// "bagua, ddp, ...": every name the profile registers, or (interactive_only) those whose launcher is always
+/// interactive-compatible, sorted by name (`allowed` of strategy-unknown, `compatible` of the interactive error;
+/// realize.interactive-check); worked out once per profile and thread.
+const std::string& registered_names(const Policy& p, bool interactive_only = false);  // stages/select_strategy.cc
 
 // Stage entry points, in the order resolve() calls them. Each writes only its own stage's result.
 /// The case with `PL_TRAINER_<FLAG>` environment defaults applied to the flags it does not pass; nullopt when

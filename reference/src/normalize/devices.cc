@@ -19,7 +19,7 @@ ParsedDevices fail(DiagCode code, std::string_view flag, const PyValue& v, std::
 }
 
 ParsedDevices too_many(std::string_view flag, const PyValue& v) {
-  return fail(DiagCode::kValueOutOfRange, flag, v, {{"expected", "at most 1000000 devices"}});
+  return fail(DiagCode::kValueOutOfRange, flag, v, {{"expected", kMaxDevicesExpected}});
 }
 
 // device_parser._check_data_type: None, int (not bool), str, list.

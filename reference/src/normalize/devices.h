@@ -13,6 +13,8 @@ namespace accord::reference::detail {
 
 /// Largest device count or index the model materialises (Python would exhaust memory beyond it).
 constexpr long long kMaxDevices = 1000000;
+/// The `expected` field of err_value_out_of_range past that bound.
+constexpr const char* kMaxDevicesExpected = "at most 1000000 devices";
 
 /// What a parser produced: parsed devices and the parallel device strings, or one diagnostic.
 struct ParsedDevices {

@@ -1,6 +1,5 @@
 // realize.cc: stage 3: lazy strategy completion (checkpoint io, cluster env, devices, layer sync,
 // world ranks, launcher), the interactive check, the late TPU/HPU check, and the plan itself.
-#include <algorithm>
 #include <array>
 
 #include "../context.h"
@@ -119,13 +118,8 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   if (!c.in.interactive) return true;
   c.fire(RuleId::kInteractive);
   if (plan.launcher.interactive_compatible) return true;
-  std::vector<std::string_view> names;  // sorted by name (realize.interactive-check), as `allowed` of strategy-unknown
-  for (const auto& s : strategies())
-    if (in_profile(s, c.pol) && row(row(s.cls).launcher).interactive == InteractiveRule::kAlways) names.push_back(s.name);
-  std::sort(names.begin(), names.end());
-  std::string ok;
-  for (auto n : names) ok += (ok.empty() ? "" : ", ") + std::string(n);
-  return c.fail(DiagCode::kInteractiveIncompatible, {fld("strategy", PyValue::string(cls.name)), fld("compatible", ok)});
+  return c.fail(DiagCode::kInteractiveIncompatible,
+                {fld("strategy", PyValue::string(cls.name)), fld("compatible", registered_names(c.pol, true))});
 }
 
 }  // namespace

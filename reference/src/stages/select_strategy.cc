@@ -1,6 +1,7 @@
 // select_strategy.cc: stage 2c: default strategy, fallbacks, Horovod, instantiation, component checks.
 #include <algorithm>
 #include <deque>
+#include <tuple>
 
 #include "../context.h"
 #include "../normalize/devices.h"
@@ -131,7 +132,7 @@ bool horovod(Resolution& c, const FinalFlags& flags, Selection& sel, const PyVal
       auto n = py_int_from_str(*v);
       if (!n) return c.fail(DiagCode::kEnvInvalid, {fld("variable", k), fld("value", *v)});
       if (*n > kMaxDevices)  // the model's device bound (SPEC: device counts above 1,000,000)
-        return c.fail(DiagCode::kValueOutOfRange, {fld("flag", k), fld("value", *v), fld("expected", "at most 1000000 devices")});
+        return c.fail(DiagCode::kValueOutOfRange, {fld("flag", k), fld("value", *v), fld("expected", kMaxDevicesExpected)});
       local = std::max<long long>(*n, 0);  // `[device] * hvd.local_size()`: a negative size gives no device
       break;
     }
@@ -156,22 +157,21 @@ const std::vector<std::pair<std::string, std::string>>& registered_params(Strate
   return split[static_cast<size_t>(id)];
 }
 
-/// "bagua, ddp, ...": every name the profile registers, sorted (the `allowed` field of strategy-unknown); worked out
-/// once per profile.
-const std::string& registered_names(const Policy& p) {
-  thread_local std::vector<std::pair<const Policy*, std::string>> done;
-  for (const auto& [pol, names] : done)
-    if (pol == &p) return names;
-  std::vector<std::string> names;
+}  // namespace
+
+const std::string& registered_names(const Policy& p, bool interactive_only) {
+  thread_local std::vector<std::tuple<const Policy*, bool, std::string>> done;
+  for (const auto& [pol, only, names] : done)
+    if (pol == &p && only == interactive_only) return names;
+  std::vector<std::string_view> names;
   for (const auto& r : strategies())
-    if (in_profile(r, p)) names.push_back(r.name);
+    if (in_profile(r, p) && (!interactive_only || row(row(r.cls).launcher).interactive == InteractiveRule::kAlways))
+      names.push_back(r.name);
   std::sort(names.begin(), names.end());
   std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return done.emplace_back(&p, std::move(out)).second;
+  for (auto n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return std::get<2>(done.emplace_back(&p, interactive_only, std::move(out)));
 }
-
-}  // namespace
 
 // PL 1.6.5 accelerator_connector.py _init_strategy + the strategy constructors (1.6.5 StrategyRegistry.get); PL 2.2.5
 // _init_strategy likewise (its registry names were checked at intake).
