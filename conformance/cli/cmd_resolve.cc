@@ -56,7 +56,7 @@ bool resolve_line(const std::string& line, std::size_t number, const std::string
   std::optional<ref::Case> tree;  // built only for a line the fast reader declines
   if (line == cf::kLineTooLong) {
     err = "line longer than " + cf::line_limit_text() + " (the limit); not read";
-  } else if (line.empty() || line == "\r") {
+  } else if (line.empty() || std::string_view(line) == "\r") {
     err = "blank line";
   } else if (const ref::Case* c = read_case(line, true, &tree, &err)) {
     thread_local ref::Outcome outcome;  // one per worker, its storage reused line after line

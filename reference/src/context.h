@@ -289,9 +289,11 @@ bool accelerator_constructible(Resolution& c, AcceleratorId id);  // stages/vali
 /// constructor's package, hardware and device checks (select.strategy-registry, select.strategy-constructor).
 bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& flag);  // stages/select_strategy.cc
 struct ParsedDevices;  // normalize/devices.h
+struct DeviceRoom;     // normalize/devices.h
 /// The parsed devices into the selection, or the strategy instance's own (select.devices-gpu-torchelastic,
 /// select.parallel-devices-from-strategy; both releases).
 void adopt_devices(Resolution& c, const FinalFlags& flags, const AcceleratorRow& acc, ParsedDevices&& p, Selection& sel);  // stages/select_accelerator.cc
+DeviceRoom device_room(Selection& sel);  // stages/select_accelerator.cc
 /// TPU/HPU (XLA) accelerator with a strategy of another group: the late check of _lazy_init_strategy
 /// (realize.accelerator-strategy-exclusive; both releases).
 bool exclusive_late(Resolution& c, const Selection& sel);  // stages/realize.cc

@@ -41,11 +41,42 @@ bool run_fabric22(detail::Resolution& c, detail::FinalFlags& flags, detail::Sele
          detail::realize22(c, flags, std::move(sel), plan) && detail::fabric_cli_used(c);
 }
 
-/// A new plan in `out`, built in place (replaced by the error when a stage fails). The last plan's strategy params, if
-/// `out` held one, lend their storage to the selection, which fills them and hands them to the new plan.
+/// `to` takes `from`'s storage, emptied; `from` takes `to`'s (none, so nothing is freed when it is assigned again).
+template <typename T>
+void lend(T& from, T& to) {
+  from.swap(to);
+  to.clear();
+}
+
+/// A default plan in `out` (replaced by the error when a stage fails). When `out` holds the last plan, that plan is
+/// reset in place, field by field, and keeps its storage: the lists the selection fills and hands over at realize
+/// (parallel devices, parsed device list, strategy params) are lent to `sel`; strings are cleared, keeping their room.
+/// Each field of Plan is reset here (reuse_test and the batch md5s compare a reused outcome with a fresh one).
 Plan& fresh_plan(Outcome& out, detail::Selection& sel) {
-  if (auto* last = std::get_if<Plan>(&out.result)) sel.strategy_params.swap(last->strategy.params), sel.strategy_params.clear();
-  return out.result.emplace<Plan>();
+  auto* p = std::get_if<Plan>(&out.result);
+  if (!p) return out.result.emplace<Plan>();
+  lend(p->parallel_devices, sel.parallel_devices);
+  lend(p->devices.list, sel.parsed_devices.list);
+  lend(p->strategy.params, sel.strategy_params);
+  p->accelerator = p->accelerator_class = {};
+  p->devices.reset();
+  p->num_nodes = p->num_processes = 1;
+  p->cluster_environment = {};
+  p->strategy.name = p->strategy.cls = p->strategy.family = {};
+  p->strategy.root_device.clear();
+  p->launcher = {};
+  p->precision.value.clear();
+  p->precision.plugin = p->precision.amp_backend = {};
+  p->precision.amp_level.clear();
+  p->precision.device.clear();
+  p->checkpoint_io.clear();
+  p->layer_sync.clear();
+  p->is_distributed = false;
+  auto& d = p->determinism;
+  d.use_deterministic_algorithms = d.warn_only = d.cudnn_benchmark = d.cudnn_deterministic = false;
+  d.env.clear();
+  p->trainer_state = true;
+  return *p;
 }
 
 /// The outcome of a finished resolution: its plan (already in `out`) or its error, its notes and trace.

@@ -1,6 +1,7 @@
 // vocab.cc: the flag and precision vocabularies (tables/flags.def, tables/precisions.def) as rows, and the two
 // readings of the precision flag that validate.precision-normalize and validate.precision-whitelist apply.
 #include <cctype>
+#include <charconv>
 
 #include "accord/reference/flags.h"
 
@@ -80,7 +81,7 @@ const PrecisionSpelling& precision_spelling(PrecisionSpellingId id) {
 namespace {
 
 struct Reading {
-  const char* text;
+  std::string_view text;  ///< compared with a value's text: its length first, no strlen per comparison
   bool is_int;
   PyValue value;
 };
@@ -103,9 +104,10 @@ std::string quoted(const PrecisionSpelling& s) { return s.type == PrecisionType:
 const PyValue* normalized_precision(const PyValue& p) {
   if (p.is_str()) {
     for (const auto& r : normalized_readings())
-      if (!r.is_int && p.str == r.text) return &r.value;
+      if (!r.is_int && std::string_view(p.str) == r.text) return &r.value;
   } else if (p.kind == PyValue::Kind::kInt) {
-    const std::string text = std::to_string(p.i);
+    char buf[24];
+    const std::string_view text(buf, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, p.i).ptr - buf));
     for (const auto& r : normalized_readings())
       if (r.is_int && text == r.text) return &r.value;
   }
@@ -159,7 +161,7 @@ std::optional<PrecisionReading22> precision_reading22(const PyValue& p) {
   for (const auto& r : precision_spellings()) {
     if (!r.convert22) continue;
     // `precision in supported` (==): a str equals the str rows of its text, a number the int rows of its value.
-    bool equal = p.is_str() ? r.type == PrecisionType::kStr && p.str == r.text
+    bool equal = p.is_str() ? r.type == PrecisionType::kStr && std::string_view(p.str) == r.text
                             : r.type == PrecisionType::kInt && !p.is_str() && py_eq(p, r.value);
     if (!equal) continue;
     if (p.kind == PyValue::Kind::kFloat) {  // str(16.0) is "16.0": no alias

@@ -48,14 +48,18 @@ std::optional<std::vector<PyValue>> comma_ints(const std::string& s) {
   return out;
 }
 
-PyValue range_list(long long n) {
-  PyValue v;
+/// `list(range(n))` written into `v` (an empty value; its list's storage is used).
+void range_list(long long n, PyValue& v) {
   v.kind = PyValue::Kind::kList;
   v.list.resize(static_cast<size_t>(std::max(n, 0LL)));
   for (long long k = 0; k < n; ++k) {
     v.list[static_cast<size_t>(k)].kind = PyValue::Kind::kInt;
     v.list[static_cast<size_t>(k)].i = k;
   }
+}
+PyValue range_list(long long n) {
+  PyValue v;
+  range_list(n, v);
   return v;
 }
 
@@ -106,8 +110,9 @@ bool unique_as_set(const std::vector<PyValue>& ids) {
 }  // namespace
 
 // device_parser.parse_cpu_cores.
-ParsedDevices parse_cpu(const PyValue& v, std::string_view flag) {
+ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom room) {
   ParsedDevices r;
+  r.parallel = std::move(room.parallel);
   if (v.is_str()) {
     const std::string text = py_strip(v.str);
     if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) {
@@ -126,7 +131,7 @@ ParsedDevices parse_cpu(const PyValue& v, std::string_view flag) {
 }
 
 // device_parser.parse_gpu_ids and GPUAccelerator.get_parallel_devices.
-ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts) {
+ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts, DeviceRoom room) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
   // `str(v).strip()` in ("0", "[]"): only a str, the int 0 or an empty list print that way.
@@ -154,16 +159,18 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   }
   const PyValue& g = v.is_str() ? from_text : v;
   ParsedDevices r;
+  r.parallel = std::move(room.parallel);
+  r.parsed.list = std::move(room.ids);
   if (g.kind == PyValue::Kind::kList) {
     if (v.is_str())
       r.parsed = std::move(from_text);
     else
       r.parsed = v;
   } else if (g.i == -1) {
-    r.parsed = range_list(facts.cuda_devices);
+    range_list(facts.cuda_devices, r.parsed);
   } else if (g.i != 0) {
     if (g.i > kMaxDevices) return too_many(flag, v);
-    r.parsed = range_list(g.i);
+    range_list(g.i, r.parsed);
   } else {
     r.parsed = PyValue::make_list({});
   }

@@ -27,9 +27,16 @@ struct ParsedDevices {
 /// Facts the GPU parser reads.
 struct GpuFacts { int cuda_devices; bool torchelastic; };
 
+/// Empty lists whose storage a parser writes its result into (a reused selection's, so that a resolution into a kept
+/// outcome allocates no list).
+struct DeviceRoom {
+  std::vector<std::string> parallel;
+  std::vector<PyValue> ids;
+};
+
 /// `flag` names the Trainer argument the value came from (devices or a legacy flag).
-ParsedDevices parse_cpu(const PyValue& v, std::string_view flag);
-ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts);
+ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom room = {});
+ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts, DeviceRoom room = {});
 ParsedDevices parse_tpu(const PyValue& v, std::string_view flag);
 ParsedDevices parse_hpu(const PyValue& v, std::string_view flag);
 ParsedDevices parse_ipu(const PyValue& v, std::string_view flag);

@@ -100,9 +100,9 @@ bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
     p.error = check_device_type22(*d, "devices");
   }
   if (!p.error) switch (acc.parser) {
-    case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); p = parse_cpu(*d, "devices"); break;
+    case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); p = parse_cpu(*d, "devices", device_room(sel)); break;
     case DeviceParser::kGpu:
-      p = parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)});
+      p = parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel));
       break;
     case DeviceParser::kMps:
       p = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)});

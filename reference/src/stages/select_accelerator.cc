@@ -127,8 +127,8 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
     if (r.parser != acc.parser) continue;
     c.fire(r.id);
     switch (r.parser) {
-      case DeviceParser::kCpu: p = parse_cpu(devices, flag); break;
-      case DeviceParser::kGpu: p = parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}); break;
+      case DeviceParser::kCpu: p = parse_cpu(devices, flag, device_room(sel)); break;
+      case DeviceParser::kGpu: p = parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel)); break;
       case DeviceParser::kTpu: p = parse_tpu(devices, flag); break;
       case DeviceParser::kHpu: p = parse_hpu(devices, flag); break;
       case DeviceParser::kIpu: p = parse_ipu(devices, flag); break;
@@ -149,6 +149,15 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
 }
 
 }  // namespace
+
+// The selection's device lists, emptied, as the storage a parser writes into (a reused outcome lends the last plan's
+// lists to the selection: fresh_plan in resolve.cc).
+DeviceRoom device_room(Selection& sel) {
+  DeviceRoom room{std::move(sel.parallel_devices), std::move(sel.parsed_devices.list)};
+  room.parallel.clear();
+  room.ids.clear();
+  return room;
+}
 
 // The parsed devices become the selection's (the TorchElastic exception noted), unless a strategy instance brought
 // its own parallel devices (1.6.5 and 2.2.5 _set_parallel_devices_and_init_accelerator alike).

@@ -74,7 +74,7 @@ std::optional<StrategyClass> registered_class(const Input& c, const std::string&
 // default_choice, so replacing it is not a fallback of the user's choice and spec does not warn (decision 4e/4f).
 bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyChoice& strategy, bool by_default) {
   if (!strategy.value().is_str()) return true;
-  if (strategy.value().str == "ddp_cpu") {
+  if (std::string_view(strategy.value().str) == "ddp_cpu") {
     c.fire(RuleId::kFallbackDdpCpu);
     if (c.in.hardware.tpu) return c.fail(DiagCode::kDdpCpuOnTpu, {fld("accelerator", "'ddp_cpu'")});
     strategy.set_name(py_eq_int(sel.parsed_devices, 1) && flags.num_nodes > 1 ? "ddp" : "ddp_spawn");
@@ -117,7 +117,7 @@ bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyC
   return true;
 }
 
-bool is_class(const PyValue& v, StrategyClass cls) { return v.is_instance() && v.inst->cls == row(cls).cls; }
+bool is_class(const PyValue& v, StrategyClass cls) { return v.is_instance() && std::string_view(v.inst->cls) == row(cls).cls; }
 
 // PL 1.6.5 accelerator_connector.py _handle_horovod.
 bool horovod(Resolution& c, const FinalFlags& flags, Selection& sel, const PyValue& strategy) {
@@ -195,7 +195,7 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
     static constexpr std::string_view kComponents[] = {"accelerator", "precision_plugin", "checkpoint_io", "cluster_environment",
                                                        "parallel_devices"};
     for (const auto& [k, v] : f.inst->args)  // Fabric's strategies take their precision plugin as `precision`
-      if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents) && k != c.precision_arg())
+      if (std::find(std::begin(kComponents), std::end(kComponents), k) == std::end(kComponents) && std::string_view(k) != c.precision_arg())
         sel.strategy_params.emplace_back(k, json_literal(v));
   }
   const auto& cls = row(*sel.strategy_cls);
@@ -205,7 +205,7 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
   // Python's TypeError, before the constructor's body checks its package.
   if (cls.root == RootDevice::kArg) {
     for (const auto& [k, v] : sel.strategy_params)
-      if (k == "device") sel.root_device = v.substr(1, v.size() - 2);
+      if (std::string_view(k) == "device") sel.root_device = v.substr(1, v.size() - 2);
     if (f.is_instance()) {
       const PyValue& device = f.inst->arg("device");
       if (!device.is_none()) sel.root_device = py_str(device);

@@ -45,7 +45,7 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
       return c.fail(DiagCode::kPackageMissing, {fld("component", f.str), fld("package", package), fld("strategy", s)});
     }
   }
-  bool known = (f.is_str() && (f.str == "auto" || strategy_by_name(f.str, c.pol))) || is_kind(c, f, ClassKind::kStrategy);
+  bool known = (f.is_str() && (std::string_view(f.str) == "auto" || strategy_by_name(f.str, c.pol))) || is_kind(c, f, ClassKind::kStrategy);
   if (known) return true;
   c.fire(RuleId::kStrategyRegistered);
   if (!f.is_str()) return c.fail(DiagCode::kStrategyInvalidType, {fld("strategy", f)});  // neither a string nor a Strategy

@@ -26,11 +26,11 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
     c.fire(RuleId::kStrategyLowercase);
     for (auto& ch : flags.strategy_flag.str)  // ascii_lower in place
       if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    if (flags.strategy_flag.str == "ddp_cpu") {
+    if (std::string_view(flags.strategy_flag.str) == "ddp_cpu") {
       c.fire(RuleId::kStrategyDdpCpu);
       return c.fail(DiagCode::kStrategyDdpCpu, {fld("strategy", f.strategy)});
     }
-    if (flags.strategy_flag.str == "tpu_spawn") {
+    if (std::string_view(flags.strategy_flag.str) == "tpu_spawn") {
       c.fire(RuleId::kStrategyTpuSpawn);
       return c.fail(DiagCode::kStrategyTpuSpawn, {fld("strategy", f.strategy)});
     }
@@ -63,7 +63,7 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
 bool intake_accelerator(Resolution& c, FinalFlags& flags) {
   const PyValue& acc = c.in.flags.accelerator;
   if (acc.is_none()) return true;
-  if (acc.is_str() && acc.str == "auto") {
+  if (py_eq_str(acc, "auto")) {
     c.fire(RuleId::kAcceleratorName);
     flags.accelerator_flag.kind = AcceleratorFlag::Kind::kAuto;
     return true;
@@ -87,7 +87,7 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
     flags.strategy_flag = acc;
     return true;
   }
-  if (acc.is_str() && acc.str == "ddp_cpu") {
+  if (py_eq_str(acc, "ddp_cpu")) {
     if (c.pol.accelerator_ddp_cpu_error) {
       c.fire(RuleId::kAcceleratorDdpCpuError);
       return c.fail(DiagCode::kAcceleratorDdpCpu, {fld("accelerator", acc)});

@@ -100,7 +100,7 @@ bool absorb_parallel_devices(Resolution& c, FinalFlags& flags, const PyValue& s)
 // `accelerator` flag (decision 4f/7), lightning-1.6 keeps them until the registry lookup (select.accelerator-registry).
 bool strategy_accelerator_name(Resolution& c, FinalFlags& flags, const PyValue& acc) {
   c.fire(RuleId::kStrategyInstanceAcceleratorName);
-  if (acc.str == "auto") flags.accelerator_flag = {AcceleratorFlag::Kind::kAuto};
+  if (std::string_view(acc.str) == "auto") flags.accelerator_flag = {AcceleratorFlag::Kind::kAuto};
   else if (auto id = accelerator_by_name(acc.str, c.pol)) flags.accelerator_flag = {AcceleratorFlag::Kind::kName, *id};
   else if (c.pol.accelerator_unknown_error)
     return c.fail(DiagCode::kAcceleratorUnknown, {fld("accelerator", acc), fld("allowed", accelerator_names_with_auto(c.pol))});

@@ -57,6 +57,7 @@ struct DeterminismPlan {
   std::map<Name, Name> env;  ///< variables the plan sets (names and values from the rules)
 };
 
+/// A new field is reset in fresh_plan (reference/src/resolve.cc) too, where an outcome is reused.
 struct Plan {
   Name accelerator;
   Name accelerator_class;
