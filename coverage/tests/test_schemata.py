@@ -168,6 +168,14 @@ class WholeTree(unittest.TestCase):
         ms = mutate.all_mutants(HERE.parent)
         self.assertEqual(len({m.key for m in ms}), len(ms))
 
+    def test_every_argued_equivalent_is_a_mutant_of_the_tree(self):
+        # A key is a hash of the mutated text: an edit to that line makes a new mutant, to be judged (or argued) anew,
+        # and leaves the old argument naming nothing.
+        import json
+        keys = {m.key for m in mutate.all_mutants(HERE.parent)}
+        argued = json.loads((HERE / "mutation-equivalent.json").read_text())
+        self.assertEqual(sorted(k for k in argued if k not in keys), [])
+
     def test_most_source_mutants_of_the_reference_have_a_guard(self):
         with tempfile.TemporaryDirectory() as d:
             root = pathlib.Path(d)
