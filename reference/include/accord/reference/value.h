@@ -28,6 +28,20 @@ struct PyValue {
   std::vector<PyValue> list;
   std::shared_ptr<const Instance> inst;
 
+  PyValue() = default;
+  PyValue(const PyValue&) = default;
+  PyValue(PyValue&&) noexcept = default;
+  PyValue& operator=(PyValue&&) noexcept = default;
+  /// Copies every member, as the implicit one does, without calling into the string or the list when both sides'
+  /// are empty: a number or a name copied over another (a flag taken as final, a parsed device count) costs no call.
+  PyValue& operator=(const PyValue& o) {
+    kind = o.kind, b = o.b, i = o.i, f = o.f;
+    if (!str.empty() || !o.str.empty()) str = o.str;
+    if (!list.empty() || !o.list.empty()) list = o.list;
+    inst = o.inst;
+    return *this;
+  }
+
   static PyValue absent() { return {}; }
   static PyValue none();
   static PyValue boolean(bool v);
