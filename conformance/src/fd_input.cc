@@ -27,4 +27,9 @@ std::streambuf::int_type InterruptibleInput::underflow() {
   }
 }
 
+std::streamsize InterruptibleInput::showmanyc() {
+  pollfd fd = {fd_, POLLIN, 0};
+  return ::poll(&fd, 1, 0) > 0 ? 1 : 0;
+}
+
 }  // namespace accord::conformance

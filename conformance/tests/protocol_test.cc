@@ -147,6 +147,39 @@ TEST(Serve, ParallelBatchesAnswerInOrderAndStopOnTime) {
   EXPECT_EQ(json::parse(lines[401])["id"], "case/400");
 }
 
+TEST(Serve, PipelinedBatchesAnswerInOrderAndStopOnTime) {
+  // More lines than one batch holds (4,096): while the workers answer one batch, the next is read and the last one's
+  // replies are written. The replies are the same, in order, on 1, 2 and 3 adapters, and nothing after the stop (in
+  // the third batch) is answered; an error reply in each batch keeps its place.
+  constexpr int kCases = 10000, kStopAfter = 9000;
+  std::string input = start_request() + "\n";
+  for (int i = 0; i < kCases; ++i) {
+    json c = {{"flags", {{"accelerator", "cpu"}, {"devices", 1 + i % 4}}}};
+    input += i % 3000 == 7 ? std::string("not json\n") : resolve_request("case/" + std::to_string(i), i % 2 ? "spec" : "lightning-2.2", c) + "\n";
+    if (i == kStopAfter) input += stop_request() + "\n";
+  }
+  std::vector<std::unique_ptr<Adapter>> owned;
+  std::vector<Adapter*> impls;
+  for (int k = 0; k < 3; ++k) owned.push_back(make_reference_adapter()), impls.push_back(owned.back().get());
+  std::string first;
+  for (std::size_t k = 1; k <= impls.size(); ++k) {
+    std::istringstream in(input);
+    std::ostringstream out;
+    EXPECT_EQ(serve(in, out, std::vector<Adapter*>(impls.begin(), impls.begin() + static_cast<std::ptrdiff_t>(k)), "spec"), 0);
+    if (k == 1) first = out.str();
+    EXPECT_EQ(out.str(), first) << k << " adapters";
+  }
+  std::istringstream replies(first);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(replies, l);) lines.push_back(l);
+  ASSERT_EQ(lines.size(), static_cast<std::size_t>(kStopAfter + 2));  // handshake + cases 0..kStopAfter
+  EXPECT_EQ(json::parse(lines[1])["id"], "case/0");
+  EXPECT_TRUE(json::parse(lines[8]).contains("errored"));
+  EXPECT_TRUE(json::parse(lines[6008]).contains("errored"));
+  EXPECT_EQ(json::parse(lines[6009])["id"], "case/6008");
+  EXPECT_EQ(json::parse(lines.back())["id"], "case/" + std::to_string(kStopAfter));
+}
+
 TEST(Serve, TimingModeAddsElapsedNsToOutcomeRepliesOnly) {
   const std::string cases = "{\"cmd\":\"resolve\",\"id\":\"a\",\"case\":{}}\n{\"cmd\":\"resolve\",\"id\":\"b\",\"profile\":\"nope\"}\n";
   auto timed = serve_lines(start_request(true) + "\n" + cases);

@@ -119,26 +119,57 @@ bool answer(const std::string& line, std::string& out, Adapter& impl, const std:
   return true;
 }
 
-/// A batch and its answers: replies[i] and more[i] belong to lines[i].
+/// A batch of request lines and their replies. lines[0, n) are the batch; the strings are kept batch after batch, so
+/// a line costs no allocation. The batch is answered in `parts` contiguous slices, slice k into out[k]; stopped[k]
+/// says that slice met `stop` (its later lines unanswered, every later slice's replies never written).
 struct Batch {
   std::vector<std::string> lines;
-  std::vector<std::string> replies;
-  std::vector<char> more;
-  void answer_slice(std::size_t from, std::size_t to, Adapter& impl, const std::string& profile) {
-    for (std::size_t i = from; i < to; ++i) {
-      replies[i].clear();
-      more[i] = answer(lines[i], replies[i], impl, profile);
+  std::size_t n = 0;
+  std::vector<std::string> out;
+  std::vector<char> stopped;
+  std::size_t parts = 0;
+
+  /// Reads the next batch: everything already readable, up to kMaxBatch lines. With `wait`, the first line is
+  /// waited for; without, nothing is read unless some input is there. False when no line was read.
+  bool read(std::istream& in, bool wait) {
+    n = 0;
+    while (n < kMaxBatch && ((n == 0 && wait) || in.rdbuf()->in_avail() > 0)) {
+      if (lines.size() == n) lines.emplace_back();
+      std::string& line = lines[n];
+      if (line.capacity() > (1u << 20)) std::string().swap(line);  // a long line's room is not kept
+      if (!read_line_bounded(in, &line)) break;
+      ++n;
     }
+    return n > 0;
   }
+  void split(std::size_t k) {
+    parts = k;
+    if (out.size() < k) out.resize(k), stopped.resize(k);
+  }
+  void answer_slice(std::size_t k, Adapter& impl, const std::string& profile) {
+    std::string& o = out[k];
+    o.clear();
+    stopped[k] = 0;
+    for (std::size_t i = n * k / parts, end = n * (k + 1) / parts; i < end; ++i)
+      if (!answer(lines[i], o, impl, profile)) return void(stopped[k] = 1);
+  }
+  /// Writes the replies in order, up to a `stop`; false when one was met.
+  bool write(std::ostream& os) const {
+    for (std::size_t k = 0; k < parts; ++k) {
+      os.write(out[k].data(), static_cast<std::streamsize>(out[k].size()));
+      if (stopped[k]) return false;
+    }
+    return true;
+  }
+  bool stops() const { return std::any_of(stopped.begin(), stopped.begin() + static_cast<std::ptrdiff_t>(parts), [](char s) { return s != 0; }); }
 };
 
-/// Helper threads, one per extra adapter; run() splits a batch into contiguous slices and the
-/// calling thread answers the first one.
+/// Worker threads, one per adapter, started on the first batch answered in parallel: start() hands each its slice
+/// of the batch and returns, so the calling thread writes the last batch's replies and reads the next batch while
+/// the workers answer; wait() returns when every slice is answered. Adapter k is used by one thread at a time.
 class Pool {
  public:
-  Pool(const std::vector<Adapter*>& impls, const std::string& profile) : impls_(impls), profile_(profile) {
-    for (std::size_t k = 1; k < impls_.size(); ++k) threads_.emplace_back([this, k] { loop(k); });
-  }
+  Pool(const std::vector<Adapter*>& impls, const std::string& profile) : impls_(impls), profile_(profile) {}
   ~Pool() {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -147,19 +178,24 @@ class Pool {
     start_.notify_all();
     for (auto& t : threads_) t.join();
   }
-  void run(Batch& b) {
-    const std::size_t n = b.lines.size(), parts = n >= kParallelFrom ? impls_.size() : 1;
-    b.replies.resize(n);
-    b.more.resize(n);
-    if (parts == 1) return b.answer_slice(0, n, *impls_[0], profile_);
+  /// Answers a small batch on the calling thread (a peer waiting for each reply gets no thread hand-off).
+  void answer_here(Batch& b) {
+    b.split(1);
+    b.answer_slice(0, *impls_[0], profile_);
+  }
+  void start(Batch& b) {
+    if (threads_.empty())
+      for (std::size_t k = 0; k < impls_.size(); ++k) threads_.emplace_back([this, k] { loop(k); });
+    b.split(impls_.size());
     {
       std::lock_guard<std::mutex> lock(mu_);
       batch_ = &b;
-      pending_ = parts - 1;
+      pending_ = impls_.size();
       ++generation_;
     }
     start_.notify_all();
-    b.answer_slice(0, n / parts, *impls_[0], profile_);
+  }
+  void wait() {
     std::unique_lock<std::mutex> lock(mu_);
     done_.wait(lock, [this] { return pending_ == 0; });
   }
@@ -176,8 +212,7 @@ class Pool {
         seen = generation_;
         b = batch_;
       }
-      const std::size_t n = b->lines.size(), parts = impls_.size();
-      b->answer_slice(n * k / parts, n * (k + 1) / parts, *impls_[k], profile_);
+      b->answer_slice(k, *impls_[k], profile_);
       std::lock_guard<std::mutex> lock(mu_);
       if (--pending_ == 0) done_.notify_one();
     }
@@ -198,30 +233,42 @@ class Pool {
 int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impls, const std::string& default_profile) {
   if (impls.empty()) return 2;
   Pool pool(impls, default_profile);
-  Batch b;
-  std::string line;
-  auto next = [&] {
-    if (!read_line_bounded(in, &line)) return false;
-    b.lines.push_back(std::move(line));
-    return true;
-  };
-  while (!interrupt_signal() && (b.lines.clear(), next())) {
-    // Everything already buffered joins the batch; a peer waiting for each reply gets a batch of one.
-    while (b.lines.size() < kMaxBatch && in.rdbuf()->in_avail() > 0 && next()) {
+  // Two batches in turn: while the workers answer one, this thread writes the other's replies and reads the next
+  // lines into it (only what is already readable: a peer waiting for its replies is never waited on).
+  Batch b[2];
+  int cur = 0;
+  bool unwritten = false;  // b[cur ^ 1] holds replies not yet written
+  bool input = b[cur].read(in, true);
+  while (input) {
+    Batch &now = b[cur], &other = b[cur ^ 1];
+    if (interrupt_signal()) {
+      if (unwritten) other.write(out);
+      break;
     }
-    pool.run(b);
+    const bool parallel = now.n >= kParallelFrom;
+    if (parallel) pool.start(now);
+    if (unwritten) other.write(out), out.flush();  // one flush per batch
+    unwritten = false;
+    other.n = 0;
+    if (parallel) {
+      other.read(in, false);
+      pool.wait();
+    } else {
+      pool.answer_here(now);
+    }
     // The timing mode, asked in a start line one worker answered, holds for every worker from the next batch on.
     if (std::any_of(impls.begin(), impls.end(), [](const Adapter* a) { return a->timing(); }))
       for (Adapter* a : impls) a->ask_timing(true);
-    for (std::size_t i = 0; i < b.lines.size(); ++i) {
-      if (!b.more[i]) {
-        out.flush();
-        return 0;
-      }
-      out.write(b.replies[i].data(), static_cast<std::streamsize>(b.replies[i].size()));
+    if (now.stops()) break;
+    if (other.n > 0) {  // the next batch is read: its answers start before these replies are written
+      unwritten = true;
+      cur ^= 1;
+      continue;
     }
-    out.flush();  // one flush per batch
+    now.write(out), out.flush();
+    input = now.read(in, true);
   }
+  if (b[cur].stops()) b[cur].write(out);
   out.flush();
   return 0;
 }

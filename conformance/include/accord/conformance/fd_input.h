@@ -15,6 +15,9 @@ class InterruptibleInput : public std::streambuf {
 
  protected:
   int_type underflow() override;
+  /// 1 when a read would not wait (input, or its end, is there), else 0: in_avail() past the buffer, so a reader can
+  /// take what has arrived without waiting for more.
+  std::streamsize showmanyc() override;
 
  private:
   int fd_;
