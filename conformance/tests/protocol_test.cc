@@ -17,11 +17,13 @@ TEST(Protocol, RequestsAreSingleJsonLines) {
   EXPECT_EQ(json::parse(r), json({{"cmd", "resolve"}, {"id", "a/b"}, {"profile", "spec"}, {"case", {{"flags", {{"devices", 2}}}}}}));
 }
 
-// append_json_string scans eight bytes at a time: every byte value, at every offset of strings of 1 to 24 bytes in
-// text that needs no escape, is escaped as nlohmann's dump() escapes it (valid UTF-8 around it: é is two bytes).
+// escape_json scans sixteen bytes at a time while sixteen are left, then byte by byte: every ASCII byte value, at
+// every offset of strings of 1 to 40 bytes in text that needs no escape, is escaped as nlohmann's dump() escapes it
+// (valid UTF-8 after it: é is two bytes), and so are two escapes in one block and bytes past 0x7f (which a signed
+// compare would take for control characters) around an escape.
 TEST(Protocol, JsonStringsAreEscapedLikeNlohmannAtEveryOffset) {
-  for (int len = 1; len <= 24; ++len)
-    for (int at = 0; at < len; ++at)
+  for (int len = 1; len <= 40; ++len)
+    for (int at = 0; at < len; ++at) {
       for (int byte = 0; byte < 0x80; ++byte) {
         std::string s(static_cast<std::size_t>(len), 'a');
         s[static_cast<std::size_t>(at)] = static_cast<char>(byte);
@@ -30,6 +32,17 @@ TEST(Protocol, JsonStringsAreEscapedLikeNlohmannAtEveryOffset) {
         append_json_string(out, s);
         ASSERT_EQ(out, json(s).dump()) << "byte " << byte << " at " << at << " of " << len;
       }
+      std::string twice(static_cast<std::size_t>(len), 'b');
+      twice[static_cast<std::size_t>(at)] = '"', twice[static_cast<std::size_t>(len - 1 - at)] = '\x01';
+      std::string out;
+      append_json_string(out, twice);
+      ASSERT_EQ(out, json(twice).dump()) << "two escapes at " << at << " and " << len - 1 - at << " of " << len;
+      std::string wide;
+      for (int i = 0; i < len; ++i) wide += i == at ? "\\" : "\xc3\xa9";
+      out.clear();
+      append_json_string(out, wide);
+      ASSERT_EQ(out, json(wide).dump()) << "a backslash after " << at << " two-byte characters";
+    }
 }
 
 TEST(Protocol, ParseReplyKinds) {

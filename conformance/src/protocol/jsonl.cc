@@ -2,6 +2,9 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "accord/conformance/protocol.h"
 #include "accord/reference/big_int_json.h"
@@ -29,23 +32,37 @@ char* escape_json(char* to, std::string_view s) {
     t['"'] = t['\\'] = 1;
     return t;
   }();
-  // Eight bytes at a time while none needs an escape (bytes below 0x20, '"' and '\\' found word-wise: the
-  // "has a byte less than n" and "has a zero byte" tests of Bit Twiddling Hacks), then byte by byte.
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-  auto needs_escape = [](std::uint64_t w) {
-    const std::uint64_t quote = w ^ (kOnes * '"'), backslash = w ^ (kOnes * '\\');
-    return (((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHighs;
-  };
   static const char* hex = "0123456789abcdef";
   const char* p = s.data();
   const char* end = p + s.size();
   while (p < end) {
+#if defined(__SSE2__)
+    // Sixteen bytes at a time while sixteen are left: each block is copied whole (the room holds it: a byte read so
+    // far wrote at most kMaxEscapedGrowth, and sixteen more are still to read), and the copy is cut at the first
+    // byte that needs an escape (below 0x20 as an unsigned byte, '"' or '\\'), found by one compare mask.
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
+    int stop = 16;
+    while (end - p >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                       _mm_cmpeq_epi8(_mm_min_epu8(v, below), v));  // min(v, 0x1f) == v: v <= 0x1f
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(to), v);
+      const int mask = _mm_movemask_epi8(bad);
+      stop = mask ? __builtin_ctz(static_cast<unsigned>(mask)) : 16;
+      p += stop, to += stop;
+      if (stop < 16) break;
+    }
+    if (stop == 16) {  // fewer than sixteen bytes left: byte by byte
+      while (p < end && !kEscape[static_cast<unsigned char>(*p)]) *to++ = *p++;
+      if (p == end) break;
+    }
+#else
     const char* run = p;
-    for (std::uint64_t w; end - p >= 8 && (std::memcpy(&w, p, 8), !needs_escape(w));) p += 8;
     while (p < end && !kEscape[static_cast<unsigned char>(*p)]) ++p;
     std::memcpy(to, run, static_cast<std::size_t>(p - run));
     to += p - run;
     if (p == end) break;
+#endif
     unsigned char c = static_cast<unsigned char>(*p++);
     *to++ = '\\';
     switch (c) {
