@@ -56,6 +56,34 @@ TEST(InProcess, TextWriterMatchesTheJsonFormByteForByte) {
   EXPECT_GT(compared, all.size());
 }
 
+/// A strategy instance's arguments become the plan's params, JSON literals the text writer copies when dumping them
+/// would give the same text and otherwise parses and dumps as the reference does: every kind of literal, on every
+/// profile, matches outcome_to_json().dump().
+TEST(InProcess, TextWriterMatchesTheJsonFormForEveryKindOfParam) {
+  const std::vector<json> values = {true, false, nullptr, 0, 7, -12, 123456789012345678LL, 1234567890123456789LL,
+                                    json::parse("18446744073709551615"), 1.5, -0.0, "cpu", "with \"quote\"",
+                                    "back\\slash", "tab\there", "\x01", "caf\xc3\xa9", "", json::array({1, "a"}),
+                                    json::array(), json::object({{"class", "LightningEnvironment"}})};
+  std::size_t compared = 0;
+  for (const json& v : values) {
+    for (const char* key : {"find_unused_parameters", "zeta", "k\xc3\xa9y", "a\"b"}) {
+      json args = {{key, v}, {"timeout", 30}, {"aaa", "first"}};
+      json given = {{"flags", {{"accelerator", "cpu"}, {"devices", 2}, {"strategy", {{"class", "DDPStrategy"}, {"args", args}}}}}};
+      ref::Case c;
+      std::string err;
+      ASSERT_TRUE(ref::case_from_json(given, &c, &err)) << err;
+      for (const auto& p : ref::profiles()) {
+        const ref::Outcome o = ref::resolve(c, p.profile);
+        std::string text;
+        write_outcome_text(&text, o, OutcomeParts::kWhole);
+        ASSERT_EQ(text, ref::outcome_to_json(o).dump()) << v.dump() << " as " << key << " (" << p.name << ")";
+        compared += o.ok() && !o.plan().strategy.params.empty();
+      }
+    }
+  }
+  EXPECT_GT(compared, values.size() * 4);  // most of them are plans with params
+}
+
 /// `resolve --batch --plan-only`: the outcome's JSON form without its notes and trace, its error without message and
 /// severity, byte for byte, for every corpus case on every profile.
 TEST(InProcess, PlanOnlyTextIsTheOutcomeWithoutNotesTraceAndMessages) {

@@ -80,6 +80,32 @@ void write_diag(JsonWriter& w, const ref::Diagnostic& d, const QuotedIds& ids, O
   w.close('}');
 }
 
+/// Printable ASCII with no '"' or '\\': the same text once escaped (as a key) or once parsed and dumped (as a string).
+bool plain(std::string_view t) {
+  return std::all_of(t.begin(), t.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
+/// A literal that dump(parse(literal)) gives back unchanged: true, false, null, a decimal integer of at most 18
+/// digits (no leading zero, no "-0") or a plain string. (json_literal writes lists with ", ", floats in Python's form and
+/// control characters as \u00XX: those take the reference's path.)
+bool canonical_literal(std::string_view v) {
+  if (v == "true" || v == "false" || v == "null") return true;
+  if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return plain(v.substr(1, v.size() - 2));
+  const std::string_view digits = !v.empty() && v.front() == '-' ? v.substr(1) : v;
+  return !digits.empty() && digits.size() <= 18 && (digits.front() != '0' || (digits.size() == 1 && digits.size() == v.size())) &&
+         std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// Params that can be written as they are: keys plain and strictly increasing (dump's order, none repeated), every
+/// literal canonical. The registered params and an instance's arguments (a sorted map) are, unless a value is a
+/// list, a float or unusual text.
+bool written_as_is(const std::vector<std::pair<std::string, std::string>>& params) {
+  for (std::size_t k = 0; k < params.size(); ++k)
+    if (!plain(params[k].first) || (k > 0 && !(params[k - 1].first < params[k].first)) || !canonical_literal(params[k].second))
+      return false;
+  return true;
+}
+
 /// Parsed devices: the common shapes directly, anything else through the reference's value_to_json.
 void devices(JsonWriter& w, const ref::PyValue& v) {
   using K = ref::PyValue::Kind;
@@ -147,9 +173,11 @@ void write_plan(JsonWriter& w, const ref::Plan& p) {
   w.key("family"), w.str(p.strategy.family);
   w.key("name"), w.str(p.strategy.name);
   w.key("params");
-  if (p.strategy.params.empty()) {
-    w.raw("{}");
-  } else {  // rare: take the reference's own path (parse + sort + dump) for the literals
+  if (written_as_is(p.strategy.params)) {
+    w.open('{');
+    for (const auto& [k, v] : p.strategy.params) w.key_str(k), w.raw(v);
+    w.close('}');
+  } else {  // the reference's own path: parse each literal, sort the keys (the last of a repeated one wins), dump
     json params = json::object();
     for (const auto& [k, v] : p.strategy.params) params[k] = json::parse(v, nullptr, false);
     w.raw(params.dump());
