@@ -50,11 +50,18 @@ void clear_case(ref::Case& c) {
   c.interactive = false;
 }
 
+/// `to` = `text`, keeping its room: clear() then append() costs a capacity check and a copy, where assign() takes
+/// the general replace path (overlap checks) on every call.
+void set_text(std::string& to, std::string_view text) {
+  to.clear();
+  to.append(text.data(), text.size());
+}
+
 /// Inserts key -> value (false when the key is there), in a pooled node when there is one.
 bool insert_env(std::map<std::string, std::string>& env, std::string_view key, std::string_view value) {
   if (node_pool.env.empty()) return env.emplace(std::string(key), std::string(value)).second;
   auto& node = node_pool.env.back();
-  node.key().assign(key), node.mapped().assign(value);
+  set_text(node.key(), key), set_text(node.mapped(), value);
   auto r = env.insert(std::move(node));
   node_pool.env.pop_back();
   if (!r.inserted) node_pool.env.push_back(std::move(r.node));  // a repeated key: the node goes back
@@ -65,7 +72,7 @@ bool insert_env(std::map<std::string, std::string>& env, std::string_view key, s
 void insert_package(std::set<std::string>& packages, std::string_view name) {
   if (node_pool.packages.empty()) return void(packages.emplace(name));
   auto& node = node_pool.packages.back();
-  node.value().assign(name);
+  set_text(node.value(), name);
   auto r = packages.insert(std::move(node));
   node_pool.packages.pop_back();
   if (!r.inserted) node_pool.packages.push_back(std::move(r.node));
@@ -111,30 +118,32 @@ bool read_instance(simdjson::dom::object o, ref::PyValue* out) {
   return true;
 }
 
-/// reference::value_from_json for what it accepts.
+/// reference::value_from_json for what it accepts, into `out`, which is absent (reset or new): a scalar is written in
+/// place, as PyValue's factories would make it, with no temporary value. The kind is set first, so a value left half
+/// read (a declined list) is one clear_case resets.
 bool read_value(element e, bool instances, ref::PyValue* out) {
+  using Kind = ref::PyValue::Kind;
   switch (e.type()) {
-    case element_type::NULL_VALUE: *out = ref::PyValue::none(); return true;
-    case element_type::BOOL: *out = ref::PyValue::boolean(as<bool>(e)); return true;
-    case element_type::INT64: *out = ref::PyValue::integer(as<std::int64_t>(e)); return true;
-    case element_type::DOUBLE: *out = ref::PyValue::floating(as<double>(e)); return true;  // finite: simdjson refuses 1e400
+    case element_type::NULL_VALUE: out->kind = Kind::kNone; return true;
+    case element_type::BOOL: out->kind = Kind::kBool, out->b = as<bool>(e); return true;
+    case element_type::INT64: out->kind = Kind::kInt, out->i = as<std::int64_t>(e); return true;
+    case element_type::DOUBLE: out->kind = Kind::kFloat, out->f = as<double>(e); return true;  // finite: simdjson refuses 1e400
     case element_type::STRING: {
       std::string_view s = string_of(e);
       if (instances && ref::class_by_name(s)) {
         *out = ref::PyValue::instance(std::string(s));
-      } else {  // the common case, written in place: no temporary value
-        out->kind = ref::PyValue::Kind::kStr;
-        out->str.assign(s);
+      } else {  // the common case
+        out->kind = Kind::kStr;
+        set_text(out->str, s);
       }
       return true;
     }
-    case element_type::ARRAY: {
-      std::vector<ref::PyValue> items;
+    case element_type::ARRAY: {  // the items straight into the value's list (its room kept from the last case)
+      out->kind = Kind::kList;
       for (element x : array_of(e)) {
-        items.emplace_back();
-        if (!read_value(x, instances, &items.back())) return false;
+        out->list.emplace_back();
+        if (!read_value(x, instances, &out->list.back())) return false;
       }
-      *out = ref::PyValue::make_list(std::move(items));
       return true;
     }
     case element_type::OBJECT: return read_instance(object_of(e), out);
@@ -263,7 +272,7 @@ bool FastCaseReader::read_request(std::string_view line, std::string* id, std::o
     } else if (field.key == "id") {
       if (has_id || v.type() != element_type::STRING) return false;
       has_id = true;
-      id->assign(string_of(v));
+      set_text(*id, string_of(v));
     } else if (field.key == "profile") {
       if (has_profile || v.type() != element_type::STRING) return false;
       has_profile = true;
