@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "accord/conformance/protocol.h"
 
@@ -57,10 +58,19 @@ class JsonWriter {
   }
   /// A string value written in pieces: each piece `write` passes to its callback is escaped and appended.
   template <typename Write>
-  void pieces(Write&& write) {
+  void pieces(Write&& write) { pieces(std::forward<Write>(write), std::string_view()); }
+  /// The same, where `plain` is text that needs no escape (the caller checked): a piece that lies within it, such as
+  /// a run of a message's template, is copied without a scan.
+  template <typename Write>
+  void pieces(Write&& write, std::string_view plain) {
     comma();
     put('"');
-    write([this](std::string_view piece) { escaped(piece); });
+    write([this, plain](std::string_view piece) {
+      if (!plain.empty() && piece.data() >= plain.data() && piece.data() + piece.size() <= plain.data() + plain.size())
+        put(piece);
+      else
+        escaped(piece);
+    });
     put('"');
   }
   void boolean(bool b) { raw(b ? "true" : "false"); }

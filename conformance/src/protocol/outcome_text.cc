@@ -22,6 +22,8 @@ using nlohmann::json;
 /// A table's wire ids (rules, codes, severities) as JSON string literals, each escaped once.
 struct QuotedIds {
   std::vector<std::string> rules, codes, severities;
+  /// Each code's message template when no byte of it needs an escape (else empty): its runs are copied as they are.
+  std::vector<std::string_view> plain_templates;
   QuotedIds() {
     auto quoted = [](const char* id) {
       std::string q;
@@ -33,6 +35,10 @@ struct QuotedIds {
       auto c = static_cast<ref::DiagCode>(k);
       codes.push_back(quoted(ref::wire_id(c)));
       severities.push_back(quoted(ref::severity_name(ref::severity(c))));
+      const std::string_view t = ref::message_template(c);
+      std::string escaped;
+      append_json_escaped(escaped, t);
+      plain_templates.push_back(escaped == t ? t : std::string_view());
     }
   }
 };
@@ -74,7 +80,7 @@ void write_diag(JsonWriter& w, const ref::Diagnostic& d, const QuotedIds& ids, O
     w.close('}');
   }
   if (parts == OutcomeParts::kWhole) {
-    w.key("message"), w.pieces([&d](auto&& emit) { ref::render_pieces(d, emit); });
+    w.key("message"), w.pieces([&d](auto&& emit) { ref::render_pieces(d, emit); }, ids.plain_templates[static_cast<std::size_t>(d.code)]);
     w.key("severity"), w.raw(ids.severities[code]);
   }
   w.close('}');
