@@ -2,7 +2,6 @@
 // readings of the precision flag that validate.precision-normalize and validate.precision-whitelist apply.
 #include <cctype>
 #include <charconv>
-#include <cstring>
 
 #include "accord/reference/flags.h"
 
@@ -37,19 +36,13 @@ const std::vector<FlagRow>& flags() {
 }
 
 const FlagRow* flag_row(std::string_view name) {
-  // The rows by their name's length, measured once: a name is compared only with the few of its length.
-  static const auto by_length = [] {
-    std::vector<std::vector<const FlagRow*>> r;
-    for (const auto& f : flags()) {
-      const std::size_t n = std::string_view(f.name).size();
-      if (r.size() <= n) r.resize(n + 1);
-      r[n].push_back(&f);
-    }
+  static const auto rows = [] {  // each row with its name's length, measured once
+    std::vector<std::pair<std::string_view, const FlagRow*>> r;
+    for (const auto& f : flags()) r.emplace_back(f.name, &f);
     return r;
   }();
-  if (name.size() >= by_length.size()) return nullptr;
-  for (const FlagRow* row : by_length[name.size()])
-    if (std::memcmp(row->name, name.data(), name.size()) == 0) return row;
+  for (const auto& [n, row] : rows)
+    if (name == n) return row;
   return nullptr;
 }
 
