@@ -90,12 +90,7 @@ int run_batch(std::istream& in, const std::string& name, ref::Profile profile, c
   auto read_chunk = [&](int into) {
     count[into] = 0;
     first[into] = read + 1;
-    for (auto& ls = lines[into]; count[into] < kChunk; ++count[into], ++read) {
-      if (ls.size() == count[into]) ls.emplace_back();
-      std::string& line = ls[count[into]];
-      if (line.capacity() > (1u << 20)) std::string().swap(line);  // a long line's room is not kept
-      if (!cf::read_line_bounded(in, &line)) break;
-    }
+    for (; count[into] < kChunk && cf::read_kept_line(in, &lines[into], count[into]); ++count[into]) ++read;
   };
   auto write_chunk = [](std::vector<std::string>& from, std::vector<std::string>& err) {
     for (auto& o : from) std::cout.write(o.data(), static_cast<std::streamsize>(o.size())), o.clear();

@@ -213,6 +213,13 @@ namespace accord::conformance {
 
 std::string line_limit_text() { return std::to_string(kMaxLineBytes >> 20) + " MiB"; }
 
+bool read_kept_line(std::istream& in, std::vector<std::string>* lines, std::size_t at) {
+  if (lines->size() == at) lines->emplace_back();
+  std::string& line = (*lines)[at];
+  if (line.capacity() > (1u << 20)) std::string().swap(line);  // a long line's room is not kept
+  return read_line_bounded(in, &line);
+}
+
 bool read_line_bounded(std::istream& in, std::string* line, std::size_t max) {
   line->clear();
   bool too_long = false;

@@ -147,13 +147,9 @@ bool read_value(element e, bool instances, ref::PyValue* out) {
       return true;
     }
     case element_type::OBJECT: return read_instance(object_of(e), out);
-    case element_type::UINT64: {  // past int64 (smaller ones are INT64): kept as decimal text, like the tree reader
-      ref::PyValue v;
-      v.kind = ref::PyValue::Kind::kBigInt;
-      v.str = std::to_string(as<std::uint64_t>(e));
-      *out = std::move(v);
+    case element_type::UINT64:  // past int64 (smaller ones are INT64): kept as decimal text, like the tree reader
+      out->kind = Kind::kBigInt, out->str = std::to_string(as<std::uint64_t>(e));
       return true;
-    }
   }
   return false;  // LCOV_EXCL_LINE unreachable: every element type returns above
 }

@@ -8,7 +8,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "accord/conformance/protocol.h"
 
@@ -56,13 +55,10 @@ class JsonWriter {
     comma();
     put(t);
   }
-  /// A string value written in pieces: each piece `write` passes to its callback is escaped and appended.
+  /// A string value written in pieces: each piece `write` passes to its callback is escaped and appended, except a
+  /// piece that lies within `plain`, text the caller knows needs no escape (a message's template): it is copied.
   template <typename Write>
-  void pieces(Write&& write) { pieces(std::forward<Write>(write), std::string_view()); }
-  /// The same, where `plain` is text that needs no escape (the caller checked): a piece that lies within it, such as
-  /// a run of a message's template, is copied without a scan.
-  template <typename Write>
-  void pieces(Write&& write, std::string_view plain) {
+  void pieces(Write&& write, std::string_view plain = {}) {
     comma();
     put('"');
     write([this, plain](std::string_view piece) {

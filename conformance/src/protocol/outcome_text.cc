@@ -97,8 +97,9 @@ bool plain(std::string_view t) {
 bool canonical_literal(std::string_view v) {
   if (v == "true" || v == "false" || v == "null") return true;
   if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return plain(v.substr(1, v.size() - 2));
+  if (v == "-0") return false;  // read as 0
   const std::string_view digits = !v.empty() && v.front() == '-' ? v.substr(1) : v;
-  return !digits.empty() && digits.size() <= 18 && (digits.front() != '0' || (digits.size() == 1 && digits.size() == v.size())) &&
+  return !digits.empty() && digits.size() <= 18 && (digits.size() == 1 || digits.front() != '0') &&
          std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 

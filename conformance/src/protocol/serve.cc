@@ -133,13 +133,7 @@ struct Batch {
   /// waited for; without, nothing is read unless some input is there. False when no line was read.
   bool read(std::istream& in, bool wait) {
     n = 0;
-    while (n < kMaxBatch && ((n == 0 && wait) || in.rdbuf()->in_avail() > 0)) {
-      if (lines.size() == n) lines.emplace_back();
-      std::string& line = lines[n];
-      if (line.capacity() > (1u << 20)) std::string().swap(line);  // a long line's room is not kept
-      if (!read_line_bounded(in, &line)) break;
-      ++n;
-    }
+    while (n < kMaxBatch && ((n == 0 && wait) || in.rdbuf()->in_avail() > 0) && read_kept_line(in, &lines, n)) ++n;
     return n > 0;
   }
   void split(std::size_t k) {
@@ -153,13 +147,12 @@ struct Batch {
     for (std::size_t i = n * k / parts, end = n * (k + 1) / parts; i < end; ++i)
       if (!answer(lines[i], o, impl, profile)) return void(stopped[k] = 1);
   }
-  /// Writes the replies in order, up to a `stop`; false when one was met.
-  bool write(std::ostream& os) const {
+  /// Writes the replies in order, up to a `stop`.
+  void write(std::ostream& os) const {
     for (std::size_t k = 0; k < parts; ++k) {
       os.write(out[k].data(), static_cast<std::streamsize>(out[k].size()));
-      if (stopped[k]) return false;
+      if (stopped[k]) return;
     }
-    return true;
   }
   bool stops() const { return std::any_of(stopped.begin(), stopped.begin() + static_cast<std::ptrdiff_t>(parts), [](char s) { return s != 0; }); }
 };
@@ -259,7 +252,10 @@ int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impl
     // The timing mode, asked in a start line one worker answered, holds for every worker from the next batch on.
     if (std::any_of(impls.begin(), impls.end(), [](const Adapter* a) { return a->timing(); }))
       for (Adapter* a : impls) a->ask_timing(true);
-    if (now.stops()) break;
+    if (now.stops()) {  // the replies before the stop, and none after it
+      now.write(out);
+      break;
+    }
     if (other.n > 0) {  // the next batch is read: its answers start before these replies are written
       unwritten = true;
       cur ^= 1;
@@ -268,7 +264,6 @@ int serve(std::istream& in, std::ostream& out, const std::vector<Adapter*>& impl
     now.write(out), out.flush();
     input = now.read(in, true);
   }
-  if (b[cur].stops()) b[cur].write(out);
   out.flush();
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace accord::conformance {
@@ -25,6 +26,10 @@ std::string line_limit_text();
 /// Reads the next line of `in` (without its newline) into `line`, keeping at most `max` bytes: a longer line is read
 /// to its end without being held and `line` is kLineTooLong. False at the end of input, or when a read fails.
 bool read_line_bounded(std::istream& in, std::string* line, std::size_t max = kMaxLineBytes);
+
+/// read_line_bounded() into (*lines)[at], a string kept from batch to batch so that a line costs no allocation
+/// (the vector grows when `at` is its size; a string that held a line over 1 MiB gives its room back first).
+bool read_kept_line(std::istream& in, std::vector<std::string>* lines, std::size_t at);
 
 /// Opens a file named on the command line for reading. False with *error = "cannot read 'PATH': is a
 /// directory" (or "no such file or directory", "permission denied", ...).
