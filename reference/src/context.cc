@@ -7,11 +7,13 @@ namespace accord::reference {
 
 namespace detail {
 
-std::string accelerator_names_with_auto(const Policy& p) {
-  std::string s = "['auto'";
-  for (const auto& r : accelerators())
-    if (in_profile(r, p)) s += std::string(", '") + r.name + "'";
-  return s + "]";
+const std::string& accelerator_names_with_auto(const Policy& p) {
+  return once_per_thread(&p, [&p] {
+    std::string s = "['auto'";
+    for (const auto& r : accelerators())
+      if (in_profile(r, p)) s += std::string(", '") + r.name + "'";
+    return s + "]";
+  });
 }
 
 std::string AcceleratorFlag::repr() const {

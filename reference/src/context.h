@@ -1,9 +1,11 @@
 // context.h: what the stages of one resolution share (input, journal) and the result each stage produces (internal).
 #pragma once
 
+#include <deque>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "accord/reference/inputs.h"
@@ -32,8 +34,19 @@ struct AcceleratorFlag {
   bool is(AcceleratorId a, const Policy& pol) const;
 };
 
-/// `['auto', 'cpu', 'gpu', ...]`: what an accelerator string may be (err_accelerator_unknown's `allowed`).
-std::string accelerator_names_with_auto(const Policy& p);
+/// The text `make()` builds for `key`, built once per key and thread and then shared: a list of names that a message
+/// shows. Each caller passes its own lambda, so each list has its own store (a deque: a text once built never moves).
+template <typename Key, typename Make>
+const std::string& once_per_thread(const Key& key, Make make) {
+  thread_local std::deque<std::pair<Key, std::string>> done;
+  for (const auto& [k, text] : done)
+    if (k == key) return text;
+  return done.emplace_back(key, make()).second;
+}
+
+/// `['auto', 'cpu', 'gpu', ...]`: what an accelerator string may be (err_accelerator_unknown's `allowed`); built once
+/// per profile and thread.
+const std::string& accelerator_names_with_auto(const Policy& p);
 
 /// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
 struct SlurmVerdict { bool managing = false; std::string reason; };
@@ -95,6 +108,19 @@ struct Journal {
     error = Diagnostic{c, std::move(f)};
     return false;
   }
+  /// The same for fields written as a braced list (`{fld(...), fld(...)}`): each is moved into the diagnostic, where
+  /// a std::initializer_list would copy every key and value.
+  template <std::size_t N>
+  bool fail(DiagCode c, Field (&&f)[N]) {
+    return fail(c, moved_fields(std::move(f)));
+  }
+  template <std::size_t N>
+  static std::vector<Field> moved_fields(Field (&&f)[N]) {
+    std::vector<Field> out;
+    out.reserve(N);
+    for (Field& x : f) out.push_back(std::move(x));
+    return out;
+  }
 };
 
 /// What every step of every stage receives: the input (read only) and the journal. It holds no stage's result.
@@ -109,6 +135,11 @@ struct Resolution : Input, Journal {
   Resolution(const Case& c, Profile p) : Input(c, p) {}  // takes its journal from another resolution
   /// Records a note; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0 (realize.rank-zero-only).
   void note(DiagCode c, std::vector<Field> f = {});
+  /// The same for fields written as a braced list, each moved (Journal::fail).
+  template <std::size_t N>
+  void note(DiagCode c, Field (&&f)[N]) {
+    note(c, moved_fields(std::move(f)));
+  }
 };
 
 /// Stage 1 (validate): the flags after their checks, as PL 1.6.5 _check_config_and_set_final_flags and
@@ -229,8 +260,9 @@ const SlurmVerdict* slurm_verdict(Resolution& c, const FinalFlags& flags, Select
 bool detect_torchelastic(const Input& c);
 bool detect_kubeflow(const Input& c);
 bool detect_lsf(const Input& c);
-/// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages.
-std::string group_allowed(StrategyGroup g, const Policy& p);
+/// "a `SingleTPUStrategy` or `TPUSpawnStrategy`": the strategy classes of a group, for messages; worked out once per
+/// group, profile and thread.
+const std::string& group_allowed(StrategyGroup g, const Policy& p);
 /// "bagua, ddp, ...": every name the profile registers, or (interactive_only) those whose launcher is always
 /// interactive-compatible, sorted by name (`allowed` of strategy-unknown, `compatible` of the interactive error;
 /// realize.interactive-check); worked out once per profile and thread.

@@ -1,7 +1,9 @@
 // vocab.cc: the flag and precision vocabularies (tables/flags.def, tables/precisions.def) as rows, and the two
 // readings of the precision flag that validate.precision-normalize and validate.precision-whitelist apply.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstring>
 
 #include "accord/reference/flags.h"
 
@@ -36,13 +38,17 @@ const std::vector<FlagRow>& flags() {
 }
 
 const FlagRow* flag_row(std::string_view name) {
-  static const auto rows = [] {  // each row with its name's length, measured once
-    std::vector<std::pair<std::string_view, const FlagRow*>> r;
-    for (const auto& f : flags()) r.emplace_back(f.name, &f);
+  // The rows by their name's length, measured once: a name is compared only with the few of its length (at most
+  // five), the first letter before the rest.
+  static const auto by_length = [] {
+    std::vector<std::vector<const FlagRow*>> r;
+    for (const auto& f : flags()) r.resize(std::max(r.size(), std::strlen(f.name) + 1));
+    for (const auto& f : flags()) r.at(std::strlen(f.name)).push_back(&f);
     return r;
   }();
-  for (const auto& [n, row] : rows)
-    if (name == n) return row;
+  if (name.size() >= by_length.size()) return nullptr;  // longer than every flag
+  for (const FlagRow* row : by_length.at(name.size()))  // at(): were the check above wrong, a throw, not a stray read
+    if (row->name[0] == name[0] && std::memcmp(row->name, name.data(), name.size()) == 0) return row;
   return nullptr;
 }
 

@@ -104,6 +104,25 @@ TEST(JsonIo, FlagNamesInWireOrder) {
   EXPECT_EQ(members.size() * sizeof(PyValue), sizeof(UserFlags)) << "every UserFlags member is a row";
 }
 
+TEST(JsonIo, OnlyAFlagsOwnNameFindsItsRow) {
+  std::size_t longest = 0;
+  for (const auto& f : flags()) {
+    const std::string name = f.name;
+    longest = std::max(longest, name.size());
+    EXPECT_EQ(flag_row(name), &f);
+    std::string other_last = name, other_first = name;
+    other_last.back() = other_last.back() == 'z' ? 'y' : 'z';     // same length and first letter
+    other_first.front() = other_first.front() == 'z' ? 'y' : 'z';  // same length and last letter
+    EXPECT_EQ(flag_row(other_last), nullptr) << other_last;
+    EXPECT_EQ(flag_row(other_first), nullptr) << other_first;
+    EXPECT_EQ(flag_row(name.substr(0, name.size() - 1)), nullptr) << name;
+    EXPECT_EQ(flag_row(name + "s"), nullptr) << name;
+  }
+  // Names past the longest flag's length, the first of them exactly one longer (the edge of the length look-up).
+  for (std::size_t n = longest + 1; n <= longest + 3; ++n) EXPECT_EQ(flag_row(std::string(n, 'a')), nullptr) << n;
+  EXPECT_EQ(flag_row(""), nullptr);
+}
+
 TEST(JsonIo, ValuesBackToJson) {
   Case c;
   std::string err;

@@ -2,6 +2,10 @@
 // reused) gives exactly the outcome of resolve(case, profile), for every pair of a few cases that fill every part an
 // outcome can carry: a plan with registered or user-given strategy params, an error, notes, a long trace, SLURM
 // ranks, Fabric's LT_* arguments (two journals in one resolution).
+#include <thread>
+#include <utility>
+#include <vector>
+
 #include "test_util.h"
 
 namespace accord::reference::testing {
@@ -38,6 +42,32 @@ TEST(ResolveInto, ReusedOutcomeEqualsAFreshOneForEveryPairOfCases) {
         EXPECT_EQ(outcome_to_json(reused).dump(), outcome_to_json(resolve(parse(now), info.profile)).dump())
             << info.name << ": " << now << " after " << before;
       }
+}
+
+// The lists of names a message shows (accelerators, registered or interactive-compatible strategies, the classes of a
+// group) are built once per profile, kind and thread and then shared: resolved in one thread in either order, each
+// case gives what it gives in a thread of its own, where nothing was built before.
+TEST(ResolveInto, MessageListsBuiltOnceAreThoseOfTheirProfileAndKind) {
+  const char* const lists[] = {
+      R"({"flags": {"accelerator": "foo"}})",
+      R"({"flags": {"strategy": "no_such_strategy"}})",
+      R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "interactive": true})",
+      R"({"flags": {"strategy": "ddp", "accelerator": "tpu", "devices": 8}, "hardware": {"tpu": true}})",
+      R"({"flags": {"strategy": "ddp", "accelerator": "hpu", "devices": 8}, "hardware": {"hpu": true}})",
+  };
+  std::vector<std::pair<const char*, Profile>> runs;
+  for (const auto& info : profiles())
+    for (const char* text : lists) runs.emplace_back(text, info.profile);
+  auto text_of = [](const std::pair<const char*, Profile>& r) { return outcome_to_json(resolve(parse(r.first), r.second)).dump(); };
+  std::vector<std::string> alone;
+  for (const auto& r : runs) std::thread([&] { alone.push_back(text_of(r)); }).join();
+  for (bool reversed : {false, true})
+    std::thread([&] {
+      for (std::size_t k = 0; k < runs.size(); ++k) {
+        const std::size_t i = reversed ? runs.size() - 1 - k : k;
+        EXPECT_EQ(text_of(runs[i]), alone[i]) << profile_name(runs[i].second) << ": " << runs[i].first << (reversed ? " (reversed)" : "");
+      }
+    }).join();
 }
 
 }  // namespace

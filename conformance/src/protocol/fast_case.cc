@@ -37,6 +37,7 @@ namespace {
 struct NodePool {
   std::vector<std::map<std::string, std::string>::node_type> env;
   std::vector<std::set<std::string>::node_type> packages;
+  std::vector<std::set<int>::node_type> gpu_busy;
 };
 thread_local NodePool node_pool;
 
@@ -46,6 +47,7 @@ void clear_case(ref::Case& c) {
     if (ref::PyValue& v = c.flags.*(row.member); !v.is_absent()) v.reset();
   while (!c.env.empty()) node_pool.env.push_back(c.env.extract(c.env.begin()));
   while (!c.hardware.packages.empty()) node_pool.packages.push_back(c.hardware.packages.extract(c.hardware.packages.begin()));
+  while (!c.hardware.gpu_busy.empty()) node_pool.gpu_busy.push_back(c.hardware.gpu_busy.extract(c.hardware.gpu_busy.begin()));
   c.hardware = ref::HardwareFacts{};
   c.interactive = false;
 }
@@ -68,14 +70,19 @@ bool insert_env(std::map<std::string, std::string>& env, std::string_view key, s
   return r.inserted;
 }
 
-/// Inserts a package name, in a pooled node when there is one (a repeated name is kept once, as a set does).
-void insert_package(std::set<std::string>& packages, std::string_view name) {
-  if (node_pool.packages.empty()) return void(packages.emplace(name));
-  auto& node = node_pool.packages.back();
-  set_text(node.value(), name);
-  auto r = packages.insert(std::move(node));
-  node_pool.packages.pop_back();
-  if (!r.inserted) node_pool.packages.push_back(std::move(r.node));
+/// Writes `value` into a pooled node's value (a string keeps its room).
+void fill(std::string& to, std::string_view value) { set_text(to, value); }
+void fill(int& to, int value) { to = value; }
+
+/// Inserts `value` into a set, in a pooled node when there is one (a repeated value is kept once, as a set does).
+template <typename Set, typename Value>
+void insert_pooled(Set& set, std::vector<typename Set::node_type>& pool, Value value) {
+  if (pool.empty()) return void(set.emplace(value));
+  auto& node = pool.back();
+  fill(node.value(), value);
+  auto r = set.insert(std::move(node));
+  pool.pop_back();
+  if (!r.inserted) pool.push_back(std::move(r.node));
 }
 
 // Typed views of an element whose type() was checked (bound to locals: simdjson_result temporaries must not
@@ -185,7 +192,7 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
       seen_packages = true;
       for (element p : array_of(v)) {
         if (p.type() != element_type::STRING) return false;
-        insert_package(hw->packages, string_of(p));
+        insert_pooled(hw->packages, node_pool.packages, string_of(p));
       }
     } else if (k == "gpu_busy") {
       if (seen_busy || v.type() != element_type::ARRAY) return false;
@@ -193,7 +200,7 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
       for (element g : array_of(v)) {
         std::int64_t id;
         if (!small_int(g, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), &id)) return false;
-        hw->gpu_busy.insert(static_cast<int>(id));
+        insert_pooled(hw->gpu_busy, node_pool.gpu_busy, static_cast<int>(id));
       }
     } else if (k != "cuda_names" && k != "nccl_version" && k != "probe") {
       return false;

@@ -111,7 +111,7 @@ bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
     case DeviceParser::kXla: c.fire(RuleId::kParseXla); p = parse_xla(*d, "devices", c.in.hardware.tpu_cores); break;
     default: break;  // the 1.6 parsers belong to 1.6 accelerators, not in this profile
   }
-  if (p.error) return c.fail(p.error->code, p.error->fields);
+  if (p.error) return c.fail(p.error->code, std::move(p.error->fields));
   if (p.no_gpus && flags.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kGpuDevicesNone);
     // CUDAAccelerator.get_parallel_devices iterates None (TypeError); MPSAccelerator's parses it again (_check_data_type).

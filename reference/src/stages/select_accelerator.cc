@@ -136,7 +136,7 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
       case DeviceParser::kXla: break;
     }
   }
-  if (p.error) return c.fail(p.error->code, p.error->fields);
+  if (p.error) return c.fail(p.error->code, std::move(p.error->fields));
   if (p.no_gpus && flags.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kGpuDevicesNone);
     DiagCode code = c.pol.gpu_devices_none_error ? DiagCode::kDevicesZero : DiagCode::kGpuDevicesNone;

@@ -1,7 +1,6 @@
 // select_strategy.cc: stage 2c: default strategy, fallbacks, Horovod, instantiation, component checks.
 #include <algorithm>
 #include <deque>
-#include <tuple>
 
 #include "../context.h"
 #include "../normalize/devices.h"
@@ -160,17 +159,16 @@ const std::vector<std::pair<std::string, std::string>>& registered_params(Strate
 }  // namespace
 
 const std::string& registered_names(const Policy& p, bool interactive_only) {
-  thread_local std::vector<std::tuple<const Policy*, bool, std::string>> done;
-  for (const auto& [pol, only, names] : done)
-    if (pol == &p && only == interactive_only) return names;
-  std::vector<std::string_view> names;
-  for (const auto& r : strategies())
-    if (in_profile(r, p) && (!interactive_only || row(row(r.cls).launcher).interactive == InteractiveRule::kAlways))
-      names.push_back(r.name);
-  std::sort(names.begin(), names.end());
-  std::string out;
-  for (auto n : names) out += (out.empty() ? "" : ", ") + std::string(n);
-  return std::get<2>(done.emplace_back(&p, interactive_only, std::move(out)));
+  return once_per_thread(std::pair(&p, interactive_only), [&p, interactive_only] {
+    std::vector<std::string_view> names;
+    for (const auto& r : strategies())
+      if (in_profile(r, p) && (!interactive_only || row(row(r.cls).launcher).interactive == InteractiveRule::kAlways))
+        names.push_back(r.name);
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (auto n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+    return out;
+  });
 }
 
 // PL 1.6.5 accelerator_connector.py _init_strategy + the strategy constructors (1.6.5 StrategyRegistry.get); PL 2.2.5
@@ -257,7 +255,7 @@ bool spec_checks(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   if (c.pol.exclusive_strategy_check == ExclusiveStrategyCheck::kAtStrategySelection && need != StrategyGroup::kAny &&
       cls.group != need) {
     c.fire(RuleId::kExclusiveEarly);
-    return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_classes(need, c.pol)),
+    return c.fail(DiagCode::kAcceleratorStrategyMismatch, {fld("accelerator_class", row(sel.accelerator).cls), fld("allowed", group_allowed(need, c.pol)),
                                                            fld("strategy_class", cls.cls), fld("accelerator", sel.accelerator_flag_repr()),
                                                            fld("strategy", user())});
   }
@@ -282,6 +280,8 @@ bool select_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
          instantiate_strategy(c, sel, strategy.value()) && spec_checks(c, flags, sel);
 }
 
-std::string group_allowed(StrategyGroup g, const Policy& p) { return group_classes(g, p); }
+const std::string& group_allowed(StrategyGroup g, const Policy& p) {
+  return once_per_thread(std::pair(&p, g), [g, &p] { return group_classes(g, p); });
+}
 
 }  // namespace accord::reference::detail

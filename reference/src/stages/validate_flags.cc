@@ -180,9 +180,9 @@ std::optional<PyValue> literal(const std::string& s, size_t& i, int depth) {
 }  // namespace
 
 std::optional<Case> trainer_env_defaults(const Case& in, Profile p) {
-  if (in.env.empty() || in.env.lower_bound("PL_TRAINER_") == in.env.end() ||
-      in.env.lower_bound("PL_TRAINER_")->first.rfind("PL_TRAINER_", 0) != 0)
-    return std::nullopt;
+  static const std::string kPrefix = "PL_TRAINER_";
+  const auto first = in.env.lower_bound(kPrefix);  // the first variable at or after the prefix, if it has it
+  if (first == in.env.end() || first->first.compare(0, kPrefix.size(), kPrefix) != 0) return std::nullopt;
   std::optional<Case> out;
   for (const auto& flag : flags()) {  // tables/flags.def
     if (!flag_accepted(flag, p)) continue;  // the release's Trainer has no such argument to default
