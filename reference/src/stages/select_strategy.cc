@@ -200,16 +200,20 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
   c.fire(RuleId::kConstructor);
   // Only the single-device classes take their root device from `device` (column Root); for the DDP family
   // `device` is one more argument (PL 1.6.5 strategies/*.py root_device). A required `device` that is missing is
-  // Python's TypeError, before the constructor's body checks its package.
+  // Python's TypeError, before the constructor's body checks its package. `device=None` names no device the plan
+  // can show (the XLA classes take the default device, torch.device(None) rejects it): no root device, no error.
   if (cls.root == RootDevice::kArg) {
-    for (const auto& [k, v] : sel.strategy_params)
-      if (std::string_view(k) == "device") sel.root_device = v.substr(1, v.size() - 2);
+    bool none_given = false;
     if (f.is_instance()) {
       const PyValue& device = f.inst->arg("device");
-      if (!device.is_none()) sel.root_device = py_str(device);
       if (device.is_absent()) sel.root_device = cls.device_default;
+      else if (device.is_none()) none_given = true;
+      else sel.root_device = py_str(device);
+    } else {  // a registered name: its `device` parameter, a JSON string literal (strategies.def)
+      for (const auto& [k, v] : sel.strategy_params)
+        if (std::string_view(k) == "device") sel.root_device = v.substr(1, v.size() - 2);
     }
-    if (sel.root_device.empty() && !*cls.device_default)
+    if (sel.root_device.empty() && !none_given && !*cls.device_default)
       return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
   }
   if (*cls.package && !c.in.hardware.has_package(cls.package))
