@@ -61,7 +61,7 @@ int classify_accelerator(const Case& c) {
   if (a.is_str() && reference::accelerator_by_name(a.str, reference::policy(reference::default_profile()))) return value_index(Dim::kAccelerator, a.str);
   if (is_kind(a, ClassKind::kAccelerator)) {
     auto id = static_cast<reference::AcceleratorId>(reference::class_by_name(a.inst->cls)->id);
-    return value_index(Dim::kAccelerator, reference::row(id).name);
+    return value_index(Dim::kAccelerator, std::string(reference::row(id).name));
   }
   return -1;
 }

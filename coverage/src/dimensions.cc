@@ -127,7 +127,7 @@ std::vector<std::string> values_of(Dim d) {
     case Dim::kAccelerator:
       v = {"None", "auto"};
       for (const auto& r : reference::accelerators())  // the default profile's registry
-        if (reference::in_profile(r, reference::policy(reference::default_profile()))) v.push_back(r.name);
+        if (reference::in_profile(r, reference::policy(reference::default_profile()))) v.emplace_back(r.name);
       break;
     case Dim::kStrategy:
       v = {"None"};

@@ -14,7 +14,7 @@ Variant set_flag(std::string label, PyValue reference::UserFlags::*m, PyValue v)
 std::vector<Variant> accelerator_variants(const std::string& value) {
   if (value == "None") return {set_flag("accelerator=None", &reference::UserFlags::accelerator, PyValue::absent())};
   if (value == "auto") return {set_flag("accelerator='auto'", &reference::UserFlags::accelerator, PyValue::string("auto"))};
-  std::string cls = reference::row(*reference::accelerator_by_name(value, reference::policy(reference::default_profile()))).cls;
+  std::string cls(reference::row(*reference::accelerator_by_name(value, reference::policy(reference::default_profile()))).cls);
   return {set_flag("accelerator='" + value + "'", &reference::UserFlags::accelerator, PyValue::string(value)),
           set_flag("accelerator=" + cls + "()", &reference::UserFlags::accelerator, PyValue::instance(cls))};
 }

@@ -27,7 +27,7 @@ const std::vector<std::string>& accelerator_flag_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n = {"auto"};
     for (const auto& r : ref::accelerators())  // the default profile's registry (the generators' vocabulary)
-      if (ref::in_profile(r, ref::policy(ref::default_profile()))) n.push_back(r.name);
+      if (ref::in_profile(r, ref::policy(ref::default_profile()))) n.emplace_back(r.name);
     return n;
   }();
   return names;

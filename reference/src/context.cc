@@ -11,7 +11,7 @@ const std::string& accelerator_names_with_auto(const Policy& p) {
   return once_per_thread(&p, [&p] {
     std::string s = "['auto'";
     for (const auto& r : accelerators())
-      if (in_profile(r, p)) s += std::string(", '") + r.name + "'";
+      if (in_profile(r, p)) s.append(", '").append(r.name).append("'");
     return s + "]";
   });
 }
@@ -20,7 +20,7 @@ std::string AcceleratorFlag::repr() const {
   switch (kind) {
     case Kind::kUnset: return "None";
     case Kind::kAuto: return "'auto'";
-    case Kind::kName: return std::string("'") + row(id).name + "'";
+    case Kind::kName: return "'" + std::string(row(id).name) + "'";
     case Kind::kInstance: return std::string(row(id).cls) + "()";
     case Kind::kText: return reference::repr(PyValue::string(text));
   }
@@ -30,7 +30,7 @@ std::string AcceleratorFlag::repr() const {
 std::string AcceleratorFlag::str() const {
   switch (kind) {
     case Kind::kAuto: return "auto";
-    case Kind::kName: return row(id).name;
+    case Kind::kName: return std::string(row(id).name);
     case Kind::kText: return text;
     default: return repr();  // None, an instance's Cls()
   }

@@ -235,8 +235,8 @@ inline const char* precision_setter_label(const StrategyClassRow& cls) {
 /// The class whose constructor fails when a strategy's package is missing: the strategy's own, except Fabric's
 /// XLAStrategy, whose __init__ checks nothing itself and builds its XLAEnvironment first (PL 2.2.5
 /// fabric/strategies/xla.py XLAStrategy.__init__; the Trainer's checks _XLA_AVAILABLE before).
-inline const char* package_component(const Input& c, const StrategyClassRow& cls) {
-  return c.fabric() && cls.id == StrategyClass::kXla ? row(ClusterEnvId::kXla).cls : cls.cls;
+inline std::string_view package_component(const Input& c, const StrategyClassRow& cls) {
+  return c.fabric() && cls.id == StrategyClass::kXla ? row(ClusterEnvId::kXla).cls : std::string_view(cls.cls);
 }
 
 /// Whether a strategy's checkpoint io setter takes `io`: any CheckpointIO where the class insists on none, else its class;
@@ -252,7 +252,7 @@ inline bool checkpoint_io_accepted(const Input& c, const StrategyClassRow& cls, 
 
 /// `Trainer(flag=value)` field helpers.
 inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
-inline Field fld(const std::string& k, const std::string& v) { return {k, v}; }
+inline Field fld(const std::string& k, std::string_view v) { return {k, std::string(v)}; }
 
 /// PL 1.6.5 _is_slurm_managing_tasks, worked out once per case (Selection::slurm, a step of stage 2); nullptr after
 /// fail() on an unreadable SLURM_NTASKS.

@@ -11,11 +11,19 @@ namespace accord::reference {
 
 
 namespace {
+/// A text column of a table as a std::string_view whose length the compiler counts: GCC leaves a table whose
+/// string_view columns are built from `const char*` (a strlen at run time) to dynamic initialisation, and a look-up
+/// made while another file's statics are initialised (accord_bench parses its cases then) would see empty rows.
+template <std::size_t N>
+constexpr std::string_view lit(const char (&text)[N]) {
+  return {text, N - 1};
+}
+
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const AcceleratorRow kAccelerators[] = {
 #include "gate_macros.h"
 #define ACCORD_ACCELERATOR(Id, Name, Class, DeviceType, AutoCount, Parser, Exclusive, Gate) \
-  {AcceleratorId::k##Id, Name, Class, DeviceType, AutoCount, DeviceParser::Parser, StrategyGroup::Exclusive, Gate},
+  {AcceleratorId::k##Id, lit(Name), lit(Class), DeviceType, AutoCount, DeviceParser::Parser, StrategyGroup::Exclusive, Gate},
 #include "../tables/accelerators.def"
 #include "gate_macros_end.h"
 };
@@ -54,7 +62,7 @@ namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const LauncherRow kLaunchers[] = {
 #define ACCORD_LAUNCHER(Id, Name, StartMethod, Interactive, Class16, Class22) \
-  {LauncherKind::k##Id, Name, StartMethod, InteractiveRule::Interactive, Class16, Class22},
+  {LauncherKind::k##Id, lit(Name), lit(StartMethod), InteractiveRule::Interactive, lit(Class16), lit(Class22)},
 #include "../tables/launchers.def"
 };
 }  // namespace
@@ -79,7 +87,7 @@ namespace {
 const ClusterEnvRow kClusterEnvs[] = {
 #include "gate_macros.h"
 #define ACCORD_CLUSTER_ENV(Id, Class, External, Settable, World, Global, Local, Node, Gate) \
-  {ClusterEnvId::k##Id, Class, ExternalRule::External, Settable, World, Global, Local, Node, Gate},
+  {ClusterEnvId::k##Id, lit(Class), ExternalRule::External, Settable, World, Global, Local, Node, Gate},
 #include "../tables/cluster_envs.def"
 #include "gate_macros_end.h"
 };
@@ -276,10 +284,10 @@ bool takes_argument(const char* args, std::string_view name) {
 
 std::vector<std::string> class_names() {
   std::vector<std::string> out;
-  for (const auto& r : accelerators()) out.push_back(r.cls);
+  for (const auto& r : accelerators()) out.emplace_back(r.cls);
   for (const auto& r : strategy_classes()) out.push_back(r.cls);
   for (const auto& r : precision_plugins()) out.push_back(r.cls);
-  for (const auto& r : cluster_envs()) out.push_back(r.cls);
+  for (const auto& r : cluster_envs()) out.emplace_back(r.cls);
   for (const auto& r : other_classes()) out.push_back(r.cls);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());  // a class of two releases has two rows

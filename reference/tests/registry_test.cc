@@ -7,9 +7,26 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 namespace accord::reference {
 namespace {
+
+// Look-ups made while this file's statics are initialised, before main and before (or after) those of the library's
+// files: the tables are constant-initialised (their text columns counted by the compiler, registry.cc lit()), so they
+// see every row whatever the order.
+const int kClassRowAtStart = class_row("LightningEnvironment");
+const std::string kAcceleratorAtStart(row(AcceleratorId::kGpu).name);
+const std::string kLauncherAtStart(row(LauncherKind::kSpawn).start_method);
+const std::string kClusterEnvAtStart(row(ClusterEnvId::kSlurm).cls);
+
+TEST(Registry, TablesAreReadBeforeMain) {
+  EXPECT_EQ(kClassRowAtStart, class_row("LightningEnvironment"));
+  EXPECT_GE(kClassRowAtStart, 0);
+  EXPECT_EQ(kAcceleratorAtStart, "gpu");
+  EXPECT_EQ(kLauncherAtStart, "spawn");
+  EXPECT_EQ(kClusterEnvAtStart, "SLURMEnvironment");
+}
 
 TEST(Registry, TwentyEightStrategyNamesAllLowerCaseAndUnique) {
   std::set<std::string> names;
@@ -36,8 +53,8 @@ TEST(Registry, TwentyEightStrategyNamesAllLowerCaseAndUnique) {
 TEST(Registry, AcceleratorRegistryOrder) {
   std::vector<std::string> names, names22;
   for (const auto& a : accelerators()) {
-    if (in_profile(a, policy(Profile::kLightning16))) names.push_back(a.name);
-    if (in_profile(a, policy(Profile::kLightning22))) names22.push_back(a.name);
+    if (in_profile(a, policy(Profile::kLightning16))) names.emplace_back(a.name);
+    if (in_profile(a, policy(Profile::kLightning22))) names22.emplace_back(a.name);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"cpu", "gpu", "hpu", "ipu", "tpu"}));
   EXPECT_EQ(names22, (std::vector<std::string>{"cpu", "cuda", "mps", "tpu"}));  // 2.2.5: registered in class-name order

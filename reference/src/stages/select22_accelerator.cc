@@ -29,13 +29,13 @@ constexpr std::array<AutoRule, 4> kAutoRules = {{{RuleId::kAutoTpu, AcceleratorI
 std::string available_names(const Resolution& c) {
   std::string names;
   for (const auto& r : accelerators())
-    if (in_profile(r, c.pol) && available(c.in.hardware, r.id)) names += std::string(names.empty() ? "'" : ", '") + r.name + "'";
+    if (in_profile(r, c.pol) && available(c.in.hardware, r.id)) names.append(names.empty() ? "'" : ", '").append(r.name).append("'");
   return "[" + names + "]";
 }
 
 /// The flag as Lightning prints it in the devices message: the string, or an instance's class name.
 std::string flag_name(const Selection& sel) {
-  return sel.accelerator_is_instance ? row(sel.accelerator).cls : row(sel.accelerator).name;
+  return std::string(sel.accelerator_is_instance ? row(sel.accelerator).cls : row(sel.accelerator).name);
 }
 
 // PL 2.2.5 __init__ step 2: `auto` and `gpu` resolved (a strategy instance's unregistered accelerator string fails here).
@@ -71,8 +71,8 @@ std::string device_config_name(const FinalFlags& flags, const Selection& sel) {
   const AcceleratorFlag& a = flags.accelerator_flag;
   switch (a.kind) {
     case AcceleratorFlag::Kind::kText: return a.text;
-    case AcceleratorFlag::Kind::kName: return row(a.id).name;
-    case AcceleratorFlag::Kind::kInstance: return row(a.id).cls;
+    case AcceleratorFlag::Kind::kName: return std::string(row(a.id).name);
+    case AcceleratorFlag::Kind::kInstance: return std::string(row(a.id).cls);
     default: return "auto";
   }
 }

@@ -82,7 +82,7 @@ bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (!available(c.in.hardware, sel.accelerator)) {
     std::string names;
     for (const auto& r : accelerators())
-      if (available(c.in.hardware, r.id)) names += std::string(names.empty() ? "'" : ", '") + r.name + "'";
+      if (available(c.in.hardware, r.id)) names.append(names.empty() ? "'" : ", '").append(r.name).append("'");
     return c.fail(DiagCode::kAcceleratorUnavailable, {fld("accelerator_class", row(sel.accelerator).cls), fld("available", "[" + names + "]"),
                                                       fld("accelerator", sel.accelerator_flag_repr())});
   }

@@ -25,7 +25,7 @@ std::string str_of(const PyValue& v) { return v.is_str() ? v.str : repr(v); }
 std::string accelerator_names(const Policy& p) {
   std::string s = "auto";
   for (const auto& r : accelerators())
-    if (in_profile(r, p)) s += std::string(", ") + r.name;
+    if (in_profile(r, p)) s.append(", ").append(r.name);
   return s;
 }
 
@@ -170,7 +170,7 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
                         Part{"cluster_environment", RuleId::kStrategyInstanceClusterEnv, "cluster_environment", &flags.cluster_env_flag}}) {
     PyValue v = s.inst->arg(p.arg);
     // XLAStrategy builds its own XLAEnvironment (column KeepsClusterEnv: the argument is swallowed).
-    if (p.slot == &flags.cluster_env_flag && !cls.keeps_cluster_env) v = PyValue::instance(row(ClusterEnvId::kXla).cls);
+    if (p.slot == &flags.cluster_env_flag && !cls.keeps_cluster_env) v = PyValue::instance(std::string(row(ClusterEnvId::kXla).cls));
     if (!v.truthy()) continue;
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "plugins");  // "... and plugins, choose one"
     *p.slot = v;

@@ -56,8 +56,8 @@ std::string accelerator_flag_plain(const AcceleratorFlag& a) {
   switch (a.kind) {
     case AcceleratorFlag::Kind::kUnset: return "None";
     case AcceleratorFlag::Kind::kAuto: return "auto";
-    case AcceleratorFlag::Kind::kName: return row(a.id).name;
-    case AcceleratorFlag::Kind::kInstance: return row(a.id).cls;
+    case AcceleratorFlag::Kind::kName: return std::string(row(a.id).name);
+    case AcceleratorFlag::Kind::kInstance: return std::string(row(a.id).cls);
     case AcceleratorFlag::Kind::kText: return a.text;
   }
   return "None";  // LCOV_EXCL_LINE unreachable: every kind returns above

@@ -48,7 +48,7 @@ enum class ClusterEnvId {
 };
 
 struct AcceleratorRow {
-  AcceleratorId id; const char* name; const char* cls; const char* device_type; int auto_count;
+  AcceleratorId id; std::string_view name; std::string_view cls; const char* device_type; int auto_count;
   DeviceParser parser; StrategyGroup exclusive;
   PolicyGate gate;  ///< the profiles whose registry has it
 };
@@ -64,15 +64,15 @@ struct StrategyRow {
   PolicyGate gate;  ///< the profiles whose registry has the name
 };
 struct LauncherRow {
-  LauncherKind id; const char* name; const char* start_method; InteractiveRule interactive;
-  const char* cls16; const char* cls22;  ///< the class in Lightning 1.6.5 / 2.2.5 ("" for no launcher)
+  LauncherKind id; std::string_view name; std::string_view start_method; InteractiveRule interactive;
+  std::string_view cls16; std::string_view cls22;  ///< the class in Lightning 1.6.5 / 2.2.5 ("" for no launcher)
 };
 struct PrecisionPluginRow {
   PrecisionPluginId id; const char* cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
   PolicyGate gate;  ///< the profiles in which the class exists
 };
 struct ClusterEnvRow {
-  ClusterEnvId id; const char* cls; ExternalRule external; bool settable;
+  ClusterEnvId id; std::string_view cls; ExternalRule external; bool settable;
   const char* world; const char* global; const char* local; const char* node;
   PolicyGate gate;  ///< the profiles whose Lightning has the class
 };
