@@ -502,3 +502,12 @@ class Schemata:
     def restore(self):
         for path, text in self.originals.items():
             (self.scratch / path).write_text(text)
+
+
+def failure(log, out_dir):
+    """What a build that fails outside any guard says: where its whole log is kept, and its failing lines."""
+    saved = out_dir / "schemata-build.log"
+    saved.parent.mkdir(parents=True, exist_ok=True)
+    saved.write_text(log)
+    errors = re.findall(r".*(?:error:|FAILED:|undefined reference).*", log)[:20]
+    return f"(the whole log: {saved}):\n" + ("\n".join(errors) if errors else log[-3000:])
