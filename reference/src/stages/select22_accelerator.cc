@@ -129,9 +129,10 @@ bool detect_slurm(const Input& c) {
   const std::string* job = c.env_var("SLURM_JOB_NAME");
   return has(c, "SLURM_NTASKS") && !(job && (*job == "bash" || *job == "interactive"));
 }
-// MPIEnvironment.detect: mpi4py installed and an MPI world of more than one process (the world size Open MPI exports).
+// MPIEnvironment.detect: mpi4py installed and an MPI world of more than one process (the world size Open MPI exports:
+// the MPI row's world cell in tables/cluster_envs.def, the variable its world_size() reads).
 bool detect_mpi(const Input& c) {
-  const std::string* n = c.env_var("OMPI_COMM_WORLD_SIZE");
+  const std::string* n = c.env_var(row(ClusterEnvId::kMpi).world);
   return c.in.hardware.has_package("mpi4py") && n && py_int_from_str(*n).value_or(0) > 1;
 }
 
