@@ -48,6 +48,18 @@ const std::string& once_per_thread(const Key& key, Make make) {
 /// per profile and thread.
 const std::string& accelerator_names_with_auto(const Policy& p);
 
+/// A str value for a literal, built once and shared by reference: a flag's default (`"auto"`) or the strategy name
+/// a default choice or a fallback puts in the flag's place costs no string and no value per resolution.
+template <const char* kText>
+const PyValue& str_value() {
+  static const PyValue v = PyValue::string(kText);
+  return v;
+}
+
+/// `SingleDeviceStrategy(device=...)` and its kin as a default choice: built once per (class, device) and thread, then
+/// shared by reference (select_strategy.cc).
+const PyValue& single_device_strategy(StrategyClass cls, std::string_view device);
+
 /// SLURM's verdict: managing the tasks, or why not ("" reason when SLURM_NTASKS is absent).
 struct SlurmVerdict { bool managing = false; std::string reason; };
 

@@ -5,30 +5,24 @@
 namespace accord::reference::detail {
 namespace {
 
-/// `SingleDeviceStrategy(device=...)` and its XLA kin, built once per (class, device) and thread, then shared.
-PyValue single(StrategyClass cls, const std::string& device) {
-  struct Built { StrategyClass cls; std::string device; PyValue value; };
-  thread_local std::vector<Built> built;
-  for (const auto& b : built)
-    if (b.cls == cls && b.device == device) return b.value;
-  built.push_back({cls, device, PyValue::instance(row(cls).cls, {{"device", PyValue::string(device)}})});
-  return built.back().value;
-}
+constexpr char kXla[] = "xla", kDdp[] = "ddp", kDdpFork[] = "ddp_fork", kXlaFsdp[] = "xla_fsdp";
 
 /// `flag in ("cuda", "gpu", "mps")` or an instance of CUDAAccelerator / MPSAccelerator (the 2.2.5 isinstance check).
 bool gpu_like(const Selection& sel) { return sel.accelerator == AcceleratorId::kCuda || sel.accelerator == AcceleratorId::kMps; }
 
 // PL 2.2.5 _choose_strategy (the strategy flag is "auto").
-PyValue default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
+const PyValue& default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   size_t n = sel.parallel_devices.size();
-  auto pick = [&](RuleId r, PyValue v) { c.fire(r); return v; };
+  auto pick = [&](RuleId r, const PyValue& v) -> const PyValue& { c.fire(r); return v; };
   if (sel.accelerator == AcceleratorId::kXla)
-    return n > 1 ? pick(RuleId::kDefaultXla, PyValue::string("xla"))
-                 : pick(RuleId::kDefaultXlaSingle, single(StrategyClass::kSingleXla, sel.parallel_devices.at(0)));
-  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, PyValue::string("ddp"));
-  if (n <= 1) return pick(RuleId::kDefaultSingleDevice, single(StrategyClass::kSingleDevice, gpu_like(sel) && n ? sel.parallel_devices[0] : "cpu"));
-  if (c.in.interactive) return pick(RuleId::kDefaultDdpFork, PyValue::string("ddp_fork"));
-  return pick(RuleId::kDefaultDdp, PyValue::string("ddp"));
+    return n > 1 ? pick(RuleId::kDefaultXla, str_value<kXla>())
+                 : pick(RuleId::kDefaultXlaSingle, single_device_strategy(StrategyClass::kSingleXla, sel.parallel_devices.at(0)));
+  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, str_value<kDdp>());
+  if (n <= 1)
+    return pick(RuleId::kDefaultSingleDevice,
+                single_device_strategy(StrategyClass::kSingleDevice, gpu_like(sel) && n ? std::string_view(sel.parallel_devices[0]) : "cpu"));
+  if (c.in.interactive) return pick(RuleId::kDefaultDdpFork, str_value<kDdpFork>());
+  return pick(RuleId::kDefaultDdp, str_value<kDdp>());
 }
 
 bool is_fork_alias(const std::string& s) { return s.rfind("ddp_fork", 0) == 0 || s.rfind("ddp_notebook", 0) == 0; }
@@ -81,25 +75,24 @@ bool strategy_precision(Resolution& c, const PrecisionPluginRow& r, RuleId rule,
 
 // PL 2.2.5 fabric/connector.py _check_strategy_and_fallback, Fabric's own fallbacks (on a string flag; the accelerator
 // flag is the resolved name, never an instance): fsdp on TPU becomes xla_fsdp, dp on CPU becomes ddp with a warning.
-void fabric_fallbacks(Resolution& c, const Selection& sel, std::optional<PyValue>& chosen, const PyValue*& strategy) {
+void fabric_fallbacks(Resolution& c, const Selection& sel, const PyValue*& strategy) {
   if (!strategy->is_str() || sel.accelerator_is_instance) return;
   if (strategy->str == "fsdp" && sel.accelerator == AcceleratorId::kXla) {
     c.fire(RuleId::kFsdpToXlaFsdp);
-    strategy = &chosen.emplace(PyValue::string("xla_fsdp"));
+    strategy = &str_value<kXlaFsdp>();
   } else if (strategy->str == "dp" && sel.accelerator == AcceleratorId::kCpu) {
     c.fire(RuleId::kDpCpuFallback);
     c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", "'dp'")});
-    strategy = &chosen.emplace(PyValue::string("ddp"));
+    strategy = &str_value<kDdp>();
   }
 }
 
 }  // namespace
 
 bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  std::optional<PyValue> chosen;
-  const PyValue* strategy = &flags.strategy_flag;
-  if (py_eq_str(*strategy, "auto")) strategy = &chosen.emplace(default_choice(c, flags, sel));
-  if (c.fabric()) fabric_fallbacks(c, sel, chosen, strategy);
+  const PyValue* strategy = &flags.strategy_flag;  // then the default choice or a fallback: shared values
+  if (py_eq_str(*strategy, "auto")) strategy = &default_choice(c, flags, sel);
+  if (c.fabric()) fabric_fallbacks(c, sel, strategy);
   if (!fallback_checks(c, sel, *strategy)) return false;
   if (strategy->is_str() && strategy->str == "single_tpu")
     c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py

@@ -6,11 +6,8 @@
 #include "../normalize/devices.h"
 
 namespace accord::reference::detail {
-namespace {
 
-/// `SingleDeviceStrategy(device=...)` and its kin. The few (class, device) pairs are built once per thread and
-/// shared by reference (a deque: a value once built never moves).
-const PyValue& single(StrategyClass cls, std::string_view device) {
+const PyValue& single_device_strategy(StrategyClass cls, std::string_view device) {
   struct Built { StrategyClass cls; std::string device; PyValue value; };
   thread_local std::deque<Built> built;  // cpu, cuda:N, hpu, xla:N: a short list, scanned without building a key
   for (const auto& b : built)
@@ -20,12 +17,8 @@ const PyValue& single(StrategyClass cls, std::string_view device) {
   return built.back().value;
 }
 
-/// A registered strategy name as the value default_choice puts in the flag's place, built once.
-template <const char* kName>
-const PyValue& name_value() {
-  static const PyValue v = PyValue::string(kName);
-  return v;
-}
+namespace {
+
 constexpr char kIpuStrategy[] = "ipu_strategy", kHpuParallel[] = "hpu_parallel", kTpuSpawn[] = "tpu_spawn",
                kHorovodName[] = "horovod", kDdpName[] = "ddp", kDdpSpawnName[] = "ddp_spawn";
 
@@ -46,21 +39,21 @@ struct StrategyChoice {
 const PyValue& default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   size_t n = sel.parallel_devices.size();
   auto pick = [&](RuleId r, const PyValue& v) -> const PyValue& { c.fire(r); return v; };
-  if (sel.accelerator_flag_is(AcceleratorId::kIpu, c.pol)) return pick(RuleId::kDefaultIpu, name_value<kIpuStrategy>());
+  if (sel.accelerator_flag_is(AcceleratorId::kIpu, c.pol)) return pick(RuleId::kDefaultIpu, str_value<kIpuStrategy>());
   if (sel.accelerator_flag_is(AcceleratorId::kHpu, c.pol))
-    return n > 1 ? pick(RuleId::kDefaultHpuParallel, name_value<kHpuParallel>())
-                 : pick(RuleId::kDefaultHpuSingle, single(StrategyClass::kHpuSingle, "hpu"));
+    return n > 1 ? pick(RuleId::kDefaultHpuParallel, str_value<kHpuParallel>())
+                 : pick(RuleId::kDefaultHpuSingle, single_device_strategy(StrategyClass::kHpuSingle, "hpu"));
   if (sel.accelerator_flag_is(AcceleratorId::kTpu, c.pol))
-    return n > 1 ? pick(RuleId::kDefaultTpuSpawn, name_value<kTpuSpawn>())
-                 : pick(RuleId::kDefaultTpuSingle, single(StrategyClass::kSingleTpu, n ? "xla:" + sel.parallel_devices[0] : "xla"));
+    return n > 1 ? pick(RuleId::kDefaultTpuSpawn, str_value<kTpuSpawn>())
+                 : pick(RuleId::kDefaultTpuSingle, single_device_strategy(StrategyClass::kSingleTpu, n ? "xla:" + sel.parallel_devices[0] : "xla"));
   if (c.in.hardware.has_package("horovod") && (c.env_var("OMPI_COMM_WORLD_RANK") || c.env_var("HOROVOD_RANK")))
-    return pick(RuleId::kDefaultHorovod, name_value<kHorovodName>());
-  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, name_value<kDdpName>());
+    return pick(RuleId::kDefaultHorovod, str_value<kHorovodName>());
+  if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, str_value<kDdpName>());
   if (n <= 1) {
     std::string dev = sel.accelerator_flag_is(AcceleratorId::kGpu, c.pol) && n ? sel.parallel_devices[0] : "cpu";
-    return pick(RuleId::kDefaultSingleDevice, single(StrategyClass::kSingleDevice, dev));
+    return pick(RuleId::kDefaultSingleDevice, single_device_strategy(StrategyClass::kSingleDevice, dev));
   }
-  return pick(RuleId::kDefaultDdpSpawn, name_value<kDdpSpawnName>());
+  return pick(RuleId::kDefaultDdpSpawn, str_value<kDdpSpawnName>());
 }
 
 std::optional<StrategyClass> registered_class(const Input& c, const std::string& name) {

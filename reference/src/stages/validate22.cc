@@ -8,6 +8,8 @@
 namespace accord::reference::detail {
 namespace {
 
+constexpr char kAuto[] = "auto", k32True[] = "32-true";  // the flags' defaults (str_value)
+
 std::optional<ClassInfo> info_of(const Input& c, const PyValue& v) {
   if (!v.is_instance()) return std::nullopt;
   return c.class_of(*v.inst);
@@ -32,7 +34,7 @@ std::string accelerator_names(const Policy& p) {
 // PL 2.2.5 _check_config_and_set_final_flags: the strategy flag (lower-cased string or instance).
 bool intake_strategy(Resolution& c, FinalFlags& flags) {
   const PyValue& s = c.in.flags.strategy;
-  flags.strategy_flag = s.is_absent() ? PyValue::string("auto") : s;
+  flags.strategy_flag = s.is_absent() ? str_value<kAuto>() : s;
   PyValue& f = flags.strategy_flag;
   if (f.is_str()) {
     c.fire(RuleId::kStrategyLowercase);
@@ -191,7 +193,7 @@ bool validate22_flags(Resolution& c, FinalFlags& flags) {
   // Checked after the accelerator is resolved (select22_accelerator); kept here as Lightning stores them.
   const PyValue& n = c.in.flags.num_nodes;
   flags.num_nodes = n.is_int_like() ? n.as_int() : 1;
-  flags.devices_flag = c.in.flags.devices.is_absent() ? PyValue::string("auto") : c.in.flags.devices;
+  flags.devices_flag = c.in.flags.devices.is_absent() ? str_value<kAuto>() : c.in.flags.devices;
   return intake_strategy(c, flags) && intake_accelerator(c, flags) && mps_guard(c, flags) && intake_precision(c, flags);
 }
 
@@ -239,7 +241,7 @@ bool validate22_plugins(Resolution& c, FinalFlags& flags) {
     return c.fail(DiagCode::kFlagConflict, {fld("first", flags.precision.str), fld("second", repr(*flags.precision_plugin_flag)),
                                             fld("advice", "choose one")});
   }
-  if (flags.precision.is_none()) flags.precision = PyValue::string("32-true");
+  if (flags.precision.is_none()) flags.precision = str_value<k32True>();
   return absorb_strategy_instance(c, flags);
 }
 
