@@ -59,8 +59,29 @@ TEST(FastCase, OneCaseReusedReadsEachTextAsAFreshOne) {
     }
     n += fresh.has_value();
     ASSERT_FALSE(reader.read_case(R"({"flags":{"devices":1,"devices":2}})", &reused));  // declined half-way
+    // declined inside a value: the list is left half read
+    ASSERT_FALSE(reader.read_case(R"({"flags":{"plugins":["x",{"class":"X","other":1}]}})", &reused));
   }
   EXPECT_GT(n, 1000u);
+}
+
+/// The reader resets the flags its last read wrote when it is given that case again, and every set flag of another
+/// case: two cases read in turn by one reader each hold only what their own last text set.
+TEST(FastCase, TwoCasesReadInTurnHoldTheirOwnTexts) {
+  FastCaseReader reader;
+  ref::Case a, b;
+  const std::string with_flags = R"({"flags":{"accelerator":"gpu","devices":[0,1],"precision":16},"env":{"RANK":"0"}})";
+  const std::string other = R"({"flags":{"num_nodes":2}})", without = R"({"flags":{"strategy":"ddp"}})";
+  ASSERT_TRUE(reader.read_case(with_flags, &a));
+  ASSERT_TRUE(reader.read_case(other, &b));
+  ASSERT_TRUE(reader.read_case(without, &a));  // `a` was not the last case written: every set flag is reset
+  EXPECT_EQ(ref::case_to_json(a), *fast_read(without));
+  ASSERT_TRUE(reader.read_case(without, &b));
+  EXPECT_EQ(ref::case_to_json(b), *fast_read(without));
+  b.flags.num_nodes = ref::PyValue::integer(2);  // set by the caller, not by a read
+  ASSERT_TRUE(reader.read_case(without, &a));
+  ASSERT_TRUE(reader.read_case(without, &b));  // `b` again, but not the last case written
+  EXPECT_EQ(ref::case_to_json(b), *fast_read(without));
 }
 
 /// The fast reader never reads nesting past kMaxJsonDepth (256), which check_json_depth refuses: simdjson's limit is

@@ -22,32 +22,37 @@ namespace ref = accord::reference;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-struct FastCaseReader::Impl {
-  /// simdjson refuses nesting past kMaxJsonDepth, so a text the fast path reads is one check_json_depth passes; it
-  /// counts a value inside the innermost list or object as one level more, so it also refuses such a text of exactly
-  /// kMaxJsonDepth levels. What it refuses goes to the callers' tree reader, which checks the depth first.
-  Impl() { [[maybe_unused]] simdjson::error_code ignored = parser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, kMaxJsonDepth); }
-  simdjson::dom::parser parser;
-};
-
 namespace {
 
-/// The environment's and the packages' tree nodes of the cases read before, kept for the next ones: a case reused
-/// line after line allocates no node (and no string that fits the old one's room) for what it had before.
-struct NodePool {
+/// What a reader keeps from one read to the next, so that a case reused line after line is not built anew: the
+/// environment's, the packages' and the busy GPU ids' tree nodes of the cases read before (a node, and its strings'
+/// room, taken again for the next line), and which flags the last read wrote into which case.
+struct Kept {
   std::vector<std::map<std::string, std::string>::node_type> env;
   std::vector<std::set<std::string>::node_type> packages;
   std::vector<std::set<int>::node_type> gpu_busy;
+  const ref::Case* last = nullptr;  ///< the case the last read wrote into
+  std::uint32_t flags_written = 0;  ///< bit k: that read wrote row k of tables/flags.def (a value, or part of one)
 };
-thread_local NodePool node_pool;
+// A bit a flag, here and in read_case_object's check for a repeated flag (UserFlags is one PyValue a flag).
+static_assert(sizeof(ref::UserFlags) / sizeof(ref::PyValue) <= 32, "more flags than bits in a mask");
 
-/// Makes `c` the empty case, touching only what a read set: a case reused line after line is not built anew.
-void clear_case(ref::Case& c) {
-  for (const auto& row : ref::flags())
-    if (ref::PyValue& v = c.flags.*(row.member); !v.is_absent()) v.reset();
-  while (!c.env.empty()) node_pool.env.push_back(c.env.extract(c.env.begin()));
-  while (!c.hardware.packages.empty()) node_pool.packages.push_back(c.hardware.packages.extract(c.hardware.packages.begin()));
-  while (!c.hardware.gpu_busy.empty()) node_pool.gpu_busy.push_back(c.hardware.gpu_busy.extract(c.hardware.gpu_busy.begin()));
+/// Makes `c` the empty case, touching only what a read set: the flags the last read wrote when `c` is the case it
+/// wrote into (any flag that is set, for another case), the environment's and the hardware's nodes into `k`.
+void clear_case(Kept& kept, ref::Case& c) {
+  const auto& rows = ref::flags();
+  if (&c == kept.last) {
+    for (std::uint32_t bits = kept.flags_written; bits; bits &= bits - 1)
+      (c.flags.*(rows[static_cast<std::size_t>(__builtin_ctz(bits))].member)).reset();
+  } else {
+    for (const auto& row : rows)
+      if (ref::PyValue& v = c.flags.*(row.member); !v.is_absent()) v.reset();
+  }
+  kept.last = &c;
+  kept.flags_written = 0;
+  while (!c.env.empty()) kept.env.push_back(c.env.extract(c.env.begin()));
+  while (!c.hardware.packages.empty()) kept.packages.push_back(c.hardware.packages.extract(c.hardware.packages.begin()));
+  while (!c.hardware.gpu_busy.empty()) kept.gpu_busy.push_back(c.hardware.gpu_busy.extract(c.hardware.gpu_busy.begin()));
   c.hardware = ref::HardwareFacts{};
   c.interactive = false;
 }
@@ -59,30 +64,32 @@ void set_text(std::string& to, std::string_view text) {
   to.append(text.data(), text.size());
 }
 
-/// Inserts key -> value (false when the key is there), in a pooled node when there is one.
-bool insert_env(std::map<std::string, std::string>& env, std::string_view key, std::string_view value) {
-  if (node_pool.env.empty()) return env.emplace(std::string(key), std::string(value)).second;
-  auto& node = node_pool.env.back();
+/// Inserts key -> value (false when the key is there), in a kept node when there is one. The insertion is hinted at
+/// the end: the writers of cases (nlohmann's dump, accord generate) write an object's keys in sorted order, so the
+/// key is usually compared with the last one alone instead of searched for.
+bool insert_env(Kept& kept, std::map<std::string, std::string>& env, std::string_view key, std::string_view value) {
+  if (kept.env.empty()) return env.emplace(std::string(key), std::string(value)).second;
+  auto& node = kept.env.back();
   set_text(node.key(), key), set_text(node.mapped(), value);
-  auto r = env.insert(std::move(node));
-  node_pool.env.pop_back();
-  if (!r.inserted) node_pool.env.push_back(std::move(r.node));  // a repeated key: the node goes back
-  return r.inserted;
+  env.insert(env.end(), std::move(node));
+  if (!node.empty()) return false;  // a repeated key: the node stays kept
+  kept.env.pop_back();
+  return true;
 }
 
 /// Writes `value` into a pooled node's value (a string keeps its room).
 void fill(std::string& to, std::string_view value) { set_text(to, value); }
 void fill(int& to, int value) { to = value; }
 
-/// Inserts `value` into a set, in a pooled node when there is one (a repeated value is kept once, as a set does).
+/// Inserts `value` into a set, in a kept node when there is one (a repeated value is kept once, as a set does), hinted
+/// at the end as insert_env is (a set's list is written in order).
 template <typename Set, typename Value>
 void insert_pooled(Set& set, std::vector<typename Set::node_type>& pool, Value value) {
-  if (pool.empty()) return void(set.emplace(value));
+  if (pool.empty()) return void(set.emplace_hint(set.end(), value));
   auto& node = pool.back();
   fill(node.value(), value);
-  auto r = set.insert(std::move(node));
-  pool.pop_back();
-  if (!r.inserted) pool.push_back(std::move(r.node));
+  set.insert(set.end(), std::move(node));
+  if (node.empty()) pool.pop_back();  // else a repeated value: the node stays kept
 }
 
 // Typed views of an element whose type() was checked (bound to locals: simdjson_result temporaries must not
@@ -168,7 +175,7 @@ bool small_int(element e, std::int64_t lo, std::int64_t hi, std::int64_t* out) {
   return *out >= lo && *out <= hi;
 }
 
-bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
+bool read_hardware(Kept& kept, simdjson::dom::object o, ref::HardwareFacts* hw) {
   std::uint32_t seen_switches = 0;
   bool seen_cuda = false, seen_packages = false, seen_busy = false, seen_tpu_cores = false;
   std::int64_t tpu_cores = 0;
@@ -192,7 +199,7 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
       seen_packages = true;
       for (element p : array_of(v)) {
         if (p.type() != element_type::STRING) return false;
-        insert_pooled(hw->packages, node_pool.packages, string_of(p));
+        insert_pooled(hw->packages, kept.packages, string_of(p));
       }
     } else if (k == "gpu_busy") {
       if (seen_busy || v.type() != element_type::ARRAY) return false;
@@ -200,7 +207,7 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
       for (element g : array_of(v)) {
         std::int64_t id;
         if (!small_int(g, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), &id)) return false;
-        insert_pooled(hw->gpu_busy, node_pool.gpu_busy, static_cast<int>(id));
+        insert_pooled(hw->gpu_busy, kept.gpu_busy, static_cast<int>(id));
       }
     } else if (k != "cuda_names" && k != "nccl_version" && k != "probe") {
       return false;
@@ -215,9 +222,9 @@ bool read_hardware(simdjson::dom::object o, ref::HardwareFacts* hw) {
 }
 
 /// Reads into `c` (cleared first; when declined, `c` holds part of the text).
-bool read_case_object(element e, ref::Case& c) {
+bool read_case_object(Kept& kept, element e, ref::Case& c) {
   if (e.type() != element_type::OBJECT) return false;
-  clear_case(c);
+  clear_case(kept, c);
   bool seen[4] = {false, false, false, false};  // flags, env, hardware, interactive
   auto first = [&seen](int k) { return !seen[k] && (seen[k] = true); };
   for (auto field : object_of(e)) {
@@ -229,16 +236,18 @@ bool read_case_object(element e, ref::Case& c) {
         int index;
         bool instances;
         ref::PyValue* slot = ref::flag_slot(c.flags, f.key, &index, &instances);
-        if (!slot || (seen_flags & (1u << index)) || !read_value(f.value, instances, slot)) return false;
+        if (!slot || (seen_flags & (1u << index))) return false;
         seen_flags |= 1u << index;
+        kept.flags_written |= 1u << index;  // before the value: a value left half read is reset too
+        if (!read_value(f.value, instances, slot)) return false;
       }
     } else if (field.key == "env") {
       if (!first(1) || v.type() != element_type::OBJECT) return false;
       for (auto kv : object_of(v))
-        if (kv.value.type() != element_type::STRING || !insert_env(c.env, kv.key, string_of(kv.value)))
+        if (kv.value.type() != element_type::STRING || !insert_env(kept, c.env, kv.key, string_of(kv.value)))
           return false;
     } else if (field.key == "hardware") {
-      if (!first(2) || v.type() != element_type::OBJECT || !read_hardware(object_of(v), &c.hardware))
+      if (!first(2) || v.type() != element_type::OBJECT || !read_hardware(kept, object_of(v), &c.hardware))
         return false;
     } else if (field.key == "interactive") {
       if (!first(3) || v.type() != element_type::BOOL) return false;
@@ -252,13 +261,22 @@ bool read_case_object(element e, ref::Case& c) {
 
 }  // namespace
 
+struct FastCaseReader::Impl {
+  /// simdjson refuses nesting past kMaxJsonDepth, so a text the fast path reads is one check_json_depth passes; it
+  /// counts a value inside the innermost list or object as one level more, so it also refuses such a text of exactly
+  /// kMaxJsonDepth levels. What it refuses goes to the callers' tree reader, which checks the depth first.
+  Impl() { [[maybe_unused]] simdjson::error_code ignored = parser.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, kMaxJsonDepth); }
+  simdjson::dom::parser parser;
+  Kept kept;
+};
+
 FastCaseReader::FastCaseReader() : impl_(std::make_unique<Impl>()) {}
 FastCaseReader::~FastCaseReader() = default;
 
 bool FastCaseReader::read_case(std::string_view text, ref::Case* out) {
   element doc;
   if (impl_->parser.parse(text.data(), text.size()).get(doc)) return false;
-  return read_case_object(doc, *out);
+  return read_case_object(impl_->kept, doc, *out);
 }
 
 bool FastCaseReader::read_request(std::string_view line, std::string* id, std::optional<std::string>* profile,
@@ -289,10 +307,10 @@ bool FastCaseReader::read_request(std::string_view line, std::string* id, std::o
   if (!resolve || !has_id) return false;
   if (!has_profile) profile->reset();
   if (!has_case || case_json.type() == element_type::NULL_VALUE) {
-    clear_case(*out);
+    clear_case(impl_->kept, *out);
     return true;
   }
-  return read_case_object(case_json, *out);
+  return read_case_object(impl_->kept, case_json, *out);
 }
 
 }  // namespace accord::conformance

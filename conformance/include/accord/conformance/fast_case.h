@@ -16,8 +16,9 @@ namespace accord::conformance {
 /// case_from_json rejects and the few valid forms it does not read (repeated keys, integers past uint64 or past
 /// int in hardware facts, a non-string request id). The caller then takes the nlohmann path, which gives the same result or the
 /// error naming the JSON Pointer. Nesting past kMaxJsonDepth (json_input.h) is declined too. `*out` is overwritten
-/// (cleared first, touching only what the last read set, so one case can be reused line after line); when the reader
-/// declines, it holds part of the text. One reader per thread.
+/// (cleared first, touching only what the last read set, so one case can be reused line after line: given the case
+/// it last wrote into, the reader resets the flags it wrote there, so the caller must not set others on it in
+/// between); when the reader declines, it holds part of the text. One reader per thread.
 class FastCaseReader {
  public:
   FastCaseReader();
