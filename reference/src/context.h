@@ -262,9 +262,12 @@ inline bool checkpoint_io_accepted(const Input& c, const StrategyClassRow& cls, 
   return ci && ci->kind == ClassKind::kCheckpointIO && ci->wraps;
 }
 
-/// `Trainer(flag=value)` field helpers.
-inline Field fld(const std::string& k, const PyValue& v) { return {k, repr(v)}; }
-inline Field fld(const std::string& k, std::string_view v) { return {k, std::string(v)}; }
+/// `Trainer(flag=value)` field helpers: the key and the value each become the field's string once (a string built
+/// for the value, `"devices=" + repr(v)`, is moved in).
+inline Field fld(std::string_view k, const PyValue& v) { return {std::string(k), repr(v)}; }
+inline Field fld(std::string_view k, std::string_view v) { return {std::string(k), std::string(v)}; }
+inline Field fld(std::string_view k, const char* v) { return {std::string(k), std::string(v)}; }
+inline Field fld(std::string_view k, std::string&& v) { return {std::string(k), std::move(v)}; }
 
 /// PL 1.6.5 _is_slurm_managing_tasks, worked out once per case (Selection::slurm, a step of stage 2); nullptr after
 /// fail() on an unreadable SLURM_NTASKS.

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <charconv>
+#include <iterator>
 #include <set>
 
 namespace accord::reference::detail {
@@ -12,9 +13,12 @@ namespace {
 
 ParsedDevices fail(DiagCode code, std::string_view flag, const PyValue& v, std::vector<Field> extra = {}) {
   ParsedDevices r;
-  std::vector<Field> f = {{"flag", std::string(flag)}, {"value", repr(v)}};
-  f.insert(f.end(), extra.begin(), extra.end());
-  r.error = Diagnostic{code, f};
+  std::vector<Field> f;  // each field moved in, none copied
+  f.reserve(2 + extra.size());
+  f.push_back({"flag", std::string(flag)});
+  f.push_back({"value", repr(v)});
+  std::move(extra.begin(), extra.end(), std::back_inserter(f));
+  r.error = Diagnostic{code, std::move(f)};
   return r;
 }
 

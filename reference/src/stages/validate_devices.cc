@@ -73,17 +73,18 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
                            {"ipus", &f.ipus, AcceleratorId::kIpu},
                            {"tpu_cores", &f.tpu_cores, AcceleratorId::kTpu}};
   const Legacy* first = nullptr;
-  std::vector<const Legacy*> given;
+  std::size_t given = 0;  // the legacy flags passed (not None)
   for (const auto& l : legacy) {
     if (!first && l.value->truthy()) first = &l;
-    if (!l.value->is_none()) given.push_back(&l);
+    given += !l.value->is_none();
   }
   if (!first || is_zero_request(*first->value)) return true;
   c.fire(RuleId::kLegacyDevices);
   const PyValue& dev = f.devices;
   if (c.pol.legacy_devices_conflict_error) {
     const Legacy* other = nullptr;
-    for (auto* g : given) if (g != first) other = g;
+    for (const auto& g : legacy)
+      if (!g.value->is_none() && &g != first) other = &g;
     if (!dev.is_none() || other) {
       c.fire(RuleId::kLegacyConflict);
       std::string second = other ? std::string(other->name) + "=" + repr(*other->value) : "devices=" + repr(dev);
@@ -95,10 +96,11 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
       c.fire(RuleId::kLegacyDevicesOverride);
       c.note(DiagCode::kDevicesIgnoredLegacy, {fld("devices", dev), fld("legacy_value", *first->value)});
     }
-    if (given.size() > 1) {
+    if (given > 1) {
       c.fire(RuleId::kLegacyMultiple);
       std::string names;
-      for (auto* g : given) names += (names.empty() ? "" : ", ") + std::string(g->name) + "=" + repr(*g->value);
+      for (const auto& g : legacy)
+        if (!g.value->is_none()) names += (names.empty() ? "" : ", ") + std::string(g.name) + "=" + repr(*g.value);
       c.note(DiagCode::kMultipleLegacyFlags, {fld("flags", names)});
     }
   }
