@@ -87,10 +87,11 @@ int run_batch(std::istream& in, const std::string& name, ref::Profile profile, c
   std::size_t count[2] = {0, 0}, first[2] = {1, 1}, read = 0;  // first: the line number of each chunk's first line
   outs[0].resize(workers_n), outs[1].resize(workers_n), errs[0].resize(workers_n), errs[1].resize(workers_n);
   std::vector<long long> bad(workers_n, 0);
+  cf::BlockLineReader reader(in);
   auto read_chunk = [&](int into) {
     count[into] = 0;
     first[into] = read + 1;
-    for (; count[into] < kChunk && cf::read_kept_line(in, &lines[into], count[into]); ++count[into]) ++read;
+    for (; count[into] < kChunk && reader.next_kept(&lines[into], count[into]); ++count[into]) ++read;
   };
   auto write_chunk = [](std::vector<std::string>& from, std::vector<std::string>& err) {
     for (auto& o : from) std::cout.write(o.data(), static_cast<std::streamsize>(o.size())), o.clear();

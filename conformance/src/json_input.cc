@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unordered_set>
@@ -15,6 +16,14 @@
 namespace accord::conformance {
 namespace {
 using nlohmann::json;
+
+/// (*lines)[at], made when `at` is the vector's size; a string that held a line over 1 MiB gives its room back first.
+std::string& kept_slot(std::vector<std::string>* lines, std::size_t at) {
+  if (lines->size() == at) lines->emplace_back();
+  std::string& line = (*lines)[at];
+  if (line.capacity() > (1u << 20)) std::string().swap(line);
+  return line;
+}
 
 std::string errno_text(int e) {
   std::string s = std::strerror(e);
@@ -214,11 +223,45 @@ namespace accord::conformance {
 std::string line_limit_text() { return std::to_string(kMaxLineBytes >> 20) + " MiB"; }
 
 bool read_kept_line(std::istream& in, std::vector<std::string>* lines, std::size_t at) {
-  if (lines->size() == at) lines->emplace_back();
-  std::string& line = (*lines)[at];
-  if (line.capacity() > (1u << 20)) std::string().swap(line);  // a long line's room is not kept
-  return read_line_bounded(in, &line);
+  return read_line_bounded(in, &kept_slot(lines, at));
 }
+
+BlockLineReader::BlockLineReader(std::istream& in, std::size_t max, std::size_t block) : in_(in), max_(max), block_(std::max<std::size_t>(block, 1)) {}
+
+bool BlockLineReader::fill() {
+  in_.read(block_.data(), static_cast<std::streamsize>(block_.size()));  // up to a block; less at the end of input
+  at_ = 0;
+  end_ = static_cast<std::size_t>(in_.gcount());
+  return end_ > 0;
+}
+
+bool BlockLineReader::next(std::string* line) {
+  line->clear();
+  bool too_long = false, any = false;
+  for (;;) {
+    if (at_ == end_ && !fill()) {  // the end of input: a last line without a newline, or none
+      if (any && too_long) *line = kLineTooLong;
+      return any;
+    }
+    const char* from = block_.data() + at_;
+    const auto* newline = static_cast<const char*>(std::memchr(from, '\n', end_ - at_));
+    const std::size_t n = newline ? static_cast<std::size_t>(newline - from) : end_ - at_;
+    any = true;
+    at_ += n + (newline ? 1 : 0);
+    if (!too_long && line->size() + n > max_) {  // read on to the newline without holding the line
+      too_long = true;
+      line->clear();
+      line->shrink_to_fit();
+    }
+    if (!too_long) line->append(from, n);
+    if (newline) {
+      if (too_long) *line = kLineTooLong;
+      return true;
+    }
+  }
+}
+
+bool BlockLineReader::next_kept(std::vector<std::string>* lines, std::size_t at) { return next(&kept_slot(lines, at)); }
 
 bool read_line_bounded(std::istream& in, std::string* line, std::size_t max) {
   line->clear();

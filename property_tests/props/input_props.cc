@@ -1,5 +1,9 @@
-// input_props.cc: bad case JSON is rejected, with an error that starts with the JSON Pointer of the bad key or value.
+// input_props.cc: bad case JSON is rejected, with an error that starts with the JSON Pointer of the bad key or value;
+// the fast readers (cases, batch lines) read what the general ones read.
+#include <sstream>
+
 #include "accord/conformance/fast_case.h"
+#include "accord/conformance/json_input.h"
 #include "prop_util.h"
 
 namespace accord::prop {
@@ -80,6 +84,23 @@ RC_GTEST_PROP(CaseInput, WrongValueIsRejectedAtItsPointer, (const Case& c)) {
   wire["hardware"][key] = bad;
   const bool in_list = bad.is_array() && !bad.empty();
   rejected_at(wire, "/hardware/" + key + (in_list ? "/0" : ""));
+}
+
+// resolve --batch's block reader gives the lines read_line_bounded gives, with the same ends of input, lines past the
+// limit and last lines without a newline, wherever the blocks cut the text.
+RC_GTEST_PROP(LineInput, BlockReaderGivesTheLinesOfTheLineReader, ()) {
+  const auto text = *rc::gen::container<std::string>(rc::gen::element('a', 'b', '\n', '\r', '\0'));
+  const auto max = *rc::gen::inRange<std::size_t>(0, 12);
+  const auto block = *rc::gen::inRange<std::size_t>(1, 20);
+  std::istringstream by_line(text), by_block(text);
+  conformance::BlockLineReader reader(by_block, max, block);
+  for (;;) {
+    std::string want, got;
+    const bool more = conformance::read_line_bounded(by_line, &want, max);
+    RC_ASSERT(reader.next(&got) == more);
+    if (!more) break;
+    RC_ASSERT(got == want);
+  }
 }
 
 }  // namespace accord::prop

@@ -31,6 +31,26 @@ bool read_line_bounded(std::istream& in, std::string* line, std::size_t max = kM
 /// (the vector grows when `at` is its size; a string that held a line over 1 MiB gives its room back first).
 bool read_kept_line(std::istream& in, std::vector<std::string>* lines, std::size_t at);
 
+/// The lines of a stream read a block at a time, for a reader that takes the whole stream (`resolve --batch`): the
+/// lines read_line_bounded() gives, each copied once from a 1 MiB block instead of twice through istream::getline.
+/// It reads ahead, so it is not for a peer that waits for each answer (`serve` reads with read_kept_line()).
+class BlockLineReader {
+ public:
+  /// `block`: the bytes read at a time (tests make it small to cut lines across blocks).
+  explicit BlockLineReader(std::istream& in, std::size_t max = kMaxLineBytes, std::size_t block = std::size_t{1} << 20);
+  /// read_line_bounded()'s result and `line` for the next line of the stream.
+  bool next(std::string* line);
+  /// read_kept_line()'s result and string for the next line of the stream.
+  bool next_kept(std::vector<std::string>* lines, std::size_t at);
+
+ private:
+  bool fill();  ///< the next block; false at the end of input or when a read fails
+  std::istream& in_;
+  std::size_t max_;
+  std::vector<char> block_;
+  std::size_t at_ = 0, end_ = 0;  ///< the bytes of block_ not yet handed out
+};
+
 /// Opens a file named on the command line for reading. False with *error = "cannot read 'PATH': is a
 /// directory" (or "no such file or directory", "permission denied", ...).
 bool open_input(const std::string& path, std::ifstream* in, std::string* error);
