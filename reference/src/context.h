@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -263,11 +264,11 @@ inline bool checkpoint_io_accepted(const Input& c, const StrategyClassRow& cls, 
 }
 
 /// `Trainer(flag=value)` field helpers: the key and the value each become the field's string once (a string built
-/// for the value, `"devices=" + repr(v)`, is moved in).
+/// for the value, `"devices=" + repr(v)`, is moved in; a literal's length is known where it is written).
 inline Field fld(std::string_view k, const PyValue& v) { return {std::string(k), repr(v)}; }
 inline Field fld(std::string_view k, std::string_view v) { return {std::string(k), std::string(v)}; }
-inline Field fld(std::string_view k, const char* v) { return {std::string(k), std::string(v)}; }
-inline Field fld(std::string_view k, std::string&& v) { return {std::string(k), std::move(v)}; }
+template <typename S, std::enable_if_t<std::is_same_v<S, std::string>, int> = 0>  // a std::string rvalue alone
+inline Field fld(std::string_view k, S&& v) { return {std::string(k), std::move(v)}; }
 
 /// PL 1.6.5 _is_slurm_managing_tasks, worked out once per case (Selection::slurm, a step of stage 2); nullptr after
 /// fail() on an unreadable SLURM_NTASKS.

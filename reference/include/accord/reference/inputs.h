@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 
 #include "accord/reference/profiles.h"
 #include "accord/reference/value.h"
@@ -31,8 +32,16 @@ struct HardwareFacts {
   bool cudnn_benchmark = false;    ///< process-wide cudnn.benchmark before the connector runs (AcceleratorConnector.__init__, 1.6.4 #13154)
   std::set<std::string> packages;  ///< installed optional packages (deepspeed, fairscale, horovod, apex, bagua)
   std::set<int> gpu_busy;          ///< GPU ids auto_select_gpus finds unusable
-  /// A TPU machine has torch_xla (the XLA accelerator needs it to report devices).
-  bool has_package(const std::string& p) const { return packages.count(p) > 0 || (tpu && p == "torch_xla"); }
+  /// A TPU machine has torch_xla (the XLA accelerator needs it to report devices). A scan of the few names, in their
+  /// order, to the first not before `p`: no string is built for the name asked about.
+  bool has_package(std::string_view p) const {
+    for (const std::string& installed : packages) {
+      const int order = std::string_view(installed).compare(p);
+      if (order == 0) return true;
+      if (order > 0) break;
+    }
+    return tpu && p == "torch_xla";
+  }
 };
 
 /// One resolution request: flags, environment variables, hardware, interactive session.
