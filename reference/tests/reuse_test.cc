@@ -44,20 +44,12 @@ TEST(ResolveInto, ReusedOutcomeEqualsAFreshOneForEveryPairOfCases) {
       }
 }
 
-// The lists of names a message shows (accelerators, registered or interactive-compatible strategies, the classes of a
-// group) are built once per profile, kind and thread and then shared: resolved in one thread in either order, each
-// case gives what it gives in a thread of its own, where nothing was built before.
-TEST(ResolveInto, MessageListsBuiltOnceAreThoseOfTheirProfileAndKind) {
-  const char* const lists[] = {
-      R"({"flags": {"accelerator": "foo"}})",
-      R"({"flags": {"strategy": "no_such_strategy"}})",
-      R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "interactive": true})",
-      R"({"flags": {"strategy": "ddp", "accelerator": "tpu", "devices": 8}, "hardware": {"tpu": true}})",
-      R"({"flags": {"strategy": "ddp", "accelerator": "hpu", "devices": 8}, "hardware": {"hpu": true}})",
-  };
+/// Each text resolved on every profile, all in one thread in either order, gives what it gives in a thread of its own,
+/// where no thread-local value was built before.
+void in_turn_as_alone(const std::vector<const char*>& texts) {
   std::vector<std::pair<const char*, Profile>> runs;
   for (const auto& info : profiles())
-    for (const char* text : lists) runs.emplace_back(text, info.profile);
+    for (const char* text : texts) runs.emplace_back(text, info.profile);
   auto text_of = [](const std::pair<const char*, Profile>& r) { return outcome_to_json(resolve(parse(r.first), r.second)).dump(); };
   std::vector<std::string> alone;
   for (const auto& r : runs) std::thread([&] { alone.push_back(text_of(r)); }).join();
@@ -68,6 +60,31 @@ TEST(ResolveInto, MessageListsBuiltOnceAreThoseOfTheirProfileAndKind) {
         EXPECT_EQ(text_of(runs[i]), alone[i]) << profile_name(runs[i].second) << ": " << runs[i].first << (reversed ? " (reversed)" : "");
       }
     }).join();
+}
+
+// The lists of names a message shows (accelerators, registered or interactive-compatible strategies, the classes of a
+// group) are built once per profile, kind and thread and then shared.
+TEST(ResolveInto, MessageListsBuiltOnceAreThoseOfTheirProfileAndKind) {
+  in_turn_as_alone({
+      R"({"flags": {"accelerator": "foo"}})",
+      R"({"flags": {"strategy": "no_such_strategy"}})",
+      R"({"flags": {"strategy": "ddp", "accelerator": "cpu", "devices": 2}, "interactive": true})",
+      R"({"flags": {"strategy": "ddp", "accelerator": "tpu", "devices": 8}, "hardware": {"tpu": true}})",
+      R"({"flags": {"strategy": "ddp", "accelerator": "hpu", "devices": 8}, "hardware": {"hpu": true}})",
+  });
+}
+
+// The default single-device strategies are built once per (class, device) and thread, and shared by every profile:
+// 1.6.5's SingleTPUStrategy and 2.2.5's SingleDeviceXLAStrategy both take device `xla:1` here, and each profile must
+// get its own class.
+TEST(ResolveInto, DefaultStrategiesBuiltOnceAreThoseOfTheirClassAndDevice) {
+  in_turn_as_alone({
+      R"({"flags": {"accelerator": "tpu", "devices": [1]}, "hardware": {"tpu": true}})",
+      R"({"flags": {"accelerator": "tpu", "devices": 1}, "hardware": {"tpu": true}})",
+      R"({"flags": {"accelerator": "gpu", "devices": [1]}, "hardware": {"cuda_devices": 2}})",
+      R"({"flags": {"accelerator": "hpu", "devices": 1}, "hardware": {"hpu": true}})",
+      R"({})",
+  });
 }
 
 }  // namespace

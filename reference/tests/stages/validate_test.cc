@@ -77,6 +77,22 @@ TEST(Validate, LegacyFlags) {
   EXPECT_EQ(ignored.plan().accelerator, "cpu");
 }
 
+// The flags the multiple-legacy-flags note names are those passed (not None), in the order 1.6.5 reads them
+// (num_processes, gpus, ipus, tpu_cores; tables/diagnostics.def "has been set: {flags}"); spec's conflict names the
+// first truthy one and the last other one given.
+TEST(Validate, LegacyFlagsNamedAreThoseGiven) {
+  auto o = run(R"({"flags": {"gpus": 2, "num_processes": 2, "ipus": null}, "hardware": {"cuda_devices": 2}})", kL16);
+  ASSERT_TRUE(o.ok());
+  const Diagnostic* note = nullptr;
+  for (const auto& n : o.notes)
+    if (n.code == DiagCode::kMultipleLegacyFlags) note = &n;
+  ASSERT_NE(note, nullptr);
+  EXPECT_EQ(note->field("flags"), "num_processes=2, gpus=2");  // ipus=None is not set
+  auto spec = run(R"({"flags": {"gpus": 2, "num_processes": 0, "tpu_cores": 8}})");
+  EXPECT_EQ(spec.error().field("first"), "gpus=2");
+  EXPECT_EQ(spec.error().field("second"), "tpu_cores=8");
+}
+
 TEST(Validate, NumNodes) {
   EXPECT_THAT(run(R"({"flags": {"num_nodes": 0}})"), FailsWith(DiagCode::kNumNodesInvalid, std::vector<std::string>{"num_nodes"}));
   EXPECT_THAT(run(R"({"flags": {"num_nodes": "2"}})"), FailsWith(DiagCode::kNumNodesInvalid, std::vector<std::string>{"num_nodes"}));
