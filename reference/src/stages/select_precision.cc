@@ -4,11 +4,13 @@
 namespace accord::reference::detail {
 namespace {
 
+constexpr char kNative[] = "native", kBf16[] = "bf16";  // the amp backend shown when none is given; cpu's 16 (str_value)
+
 bool is16(const PyValue& p) { return py_eq_int(p, 16); }
 bool isbf16(const PyValue& p) { return py_eq_str(p, "bf16"); }
 
-PyValue amp_backend_shown(const Input& c) {
-  return c.in.flags.amp_backend.is_absent() ? PyValue::string("native") : c.in.flags.amp_backend;
+const PyValue& amp_backend_shown(const Input& c) {
+  return c.in.flags.amp_backend.is_absent() ? str_value<kNative>() : c.in.flags.amp_backend;
 }
 
 // PL 1.6.5 accelerator_connector.py _validate_precision_choice, in order.
@@ -144,8 +146,7 @@ bool select(Resolution& c, const FinalFlags& flags, Selection& sel) {
   if (is16(p) && sel.accelerator_flag_is(AcceleratorId::kCpu, c.pol)) {
     c.fire(RuleId::kCpu16ToBf16);
     c.note(DiagCode::kCpuPrecision16);
-    static const PyValue kBf16 = PyValue::string("bf16");
-    return half_or_unset(c, flags, sel, kBf16);
+    return half_or_unset(c, flags, sel, str_value<kBf16>());
   }
   return half_or_unset(c, flags, sel, p);
 }

@@ -50,7 +50,7 @@ const PyValue& default_choice(Resolution& c, const FinalFlags& flags, const Sele
     return pick(RuleId::kDefaultHorovod, str_value<kHorovodName>());
   if (flags.num_nodes > 1) return pick(RuleId::kDefaultMultiNode, str_value<kDdpName>());
   if (n <= 1) {
-    std::string dev = sel.accelerator_flag_is(AcceleratorId::kGpu, c.pol) && n ? sel.parallel_devices[0] : "cpu";
+    std::string_view dev = sel.accelerator_flag_is(AcceleratorId::kGpu, c.pol) && n ? std::string_view(sel.parallel_devices[0]) : "cpu";
     return pick(RuleId::kDefaultSingleDevice, single_device_strategy(StrategyClass::kSingleDevice, dev));
   }
   return pick(RuleId::kDefaultDdpSpawn, str_value<kDdpSpawnName>());

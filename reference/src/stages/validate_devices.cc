@@ -72,11 +72,12 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
                            {"gpus", &f.gpus, AcceleratorId::kGpu},
                            {"ipus", &f.ipus, AcceleratorId::kIpu},
                            {"tpu_cores", &f.tpu_cores, AcceleratorId::kTpu}};
+  auto passed = [](const Legacy& l) { return !l.value->is_none(); };  // `is not None`, as 1.6.5 counts them
   const Legacy* first = nullptr;
-  std::size_t given = 0;  // the legacy flags passed (not None)
+  std::size_t given = 0;
   for (const auto& l : legacy) {
     if (!first && l.value->truthy()) first = &l;
-    given += !l.value->is_none();
+    given += passed(l);
   }
   if (!first || is_zero_request(*first->value)) return true;
   c.fire(RuleId::kLegacyDevices);
@@ -84,7 +85,7 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
   if (c.pol.legacy_devices_conflict_error) {
     const Legacy* other = nullptr;
     for (const auto& g : legacy)
-      if (!g.value->is_none() && &g != first) other = &g;
+      if (passed(g) && &g != first) other = &g;
     if (!dev.is_none() || other) {
       c.fire(RuleId::kLegacyConflict);
       std::string second = other ? std::string(other->name) + "=" + repr(*other->value) : "devices=" + repr(dev);
@@ -100,7 +101,7 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
       c.fire(RuleId::kLegacyMultiple);
       std::string names;
       for (const auto& g : legacy)
-        if (!g.value->is_none()) names += (names.empty() ? "" : ", ") + std::string(g.name) + "=" + repr(*g.value);
+        if (passed(g)) names += (names.empty() ? "" : ", ") + std::string(g.name) + "=" + repr(*g.value);
       c.note(DiagCode::kMultipleLegacyFlags, {fld("flags", names)});
     }
   }
