@@ -21,7 +21,7 @@ const std::vector<std::string>& words() {
     for (const char* word : {"-1", "0", "1", "2", "8", "0,1", "1,", " 0", "[]", "cpu", "cuda:0", "cuda:1", "xla:1", "hpu", "bash", "0x10", "08"})
       v.push_back(word);
     for (const auto& a : accord::reference::accelerators()) v.emplace_back(a.name);
-    for (const auto& s : accord::reference::strategies()) v.push_back(s.name);
+    for (const auto& s : accord::reference::strategies()) v.emplace_back(s.name);
     for (const auto& c : accord::reference::class_names()) v.push_back(c);
     return v;
   }();

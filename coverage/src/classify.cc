@@ -72,11 +72,11 @@ int classify_strategy(const Case& c) {
   if (s.is_str()) {
     auto id = reference::strategy_by_name(reference::ascii_lower(s.str), reference::policy(reference::default_profile()));
     if (!id) return -1;
-    return value_index(Dim::kStrategy, reference::row(reference::row(*id).cls).name);
+    return value_index(Dim::kStrategy, std::string(reference::row(reference::row(*id).cls).name));
   }
   if (is_kind(s, ClassKind::kStrategy)) {
     auto cls = static_cast<reference::StrategyClass>(reference::class_by_name(s.inst->cls)->id);
-    return value_index(Dim::kStrategy, reference::row(cls).name);
+    return value_index(Dim::kStrategy, std::string(reference::row(cls).name));
   }
   return -1;
 }

@@ -132,7 +132,7 @@ std::vector<std::string> values_of(Dim d) {
     case Dim::kStrategy:
       v = {"None"};
       for (const auto& r : reference::strategy_classes())
-        if (reference::in_profile(r, reference::policy(reference::default_profile()))) v.push_back(r.name);
+        if (reference::in_profile(r, reference::policy(reference::default_profile()))) v.emplace_back(r.name);
       break;
     case Dim::kPrecision:
       for (const auto& r : precision_rows()) v.push_back(r.value);

@@ -28,11 +28,15 @@ std::vector<Variant> strategy_variants(const std::string& value) {
   for (const auto& r : reference::strategy_classes())
     if (value == r.name && reference::in_profile(r, vocab)) cls = &r;
   for (const auto& s : reference::strategies())
-    if (s.cls == cls->id && reference::in_profile(s, vocab)) out.push_back(set_flag(std::string("strategy='") + s.name + "'", m, PyValue::string(s.name)));
-  out.push_back(set_flag(std::string("strategy=") + cls->cls + "()", m, PyValue::instance(cls->cls)));
-  if (const char* dev = detail::strategy_device_arg(cls->cls))
-    out.push_back(set_flag(std::string("strategy=") + cls->cls + "(device='" + dev + "')", m,
-                           PyValue::instance(cls->cls, {{"device", PyValue::string(dev)}})));
+    if (s.cls == cls->id && reference::in_profile(s, vocab)) {
+      const std::string name(s.name);
+      out.push_back(set_flag("strategy='" + name + "'", m, PyValue::string(name)));
+    }
+  const std::string cls_name(cls->cls);
+  out.push_back(set_flag("strategy=" + cls_name + "()", m, PyValue::instance(cls_name)));
+  if (const char* dev = detail::strategy_device_arg(cls_name))
+    out.push_back(set_flag("strategy=" + cls_name + "(device='" + dev + "')", m,
+                           PyValue::instance(cls_name, {{"device", PyValue::string(dev)}})));
   return out;
 }
 

@@ -37,7 +37,7 @@ const std::vector<std::string>& strategy_flag_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n;
     for (const auto& r : ref::strategies())
-      if (ref::in_profile(r, ref::policy(ref::default_profile()))) n.push_back(r.name);
+      if (ref::in_profile(r, ref::policy(ref::default_profile()))) n.emplace_back(r.name);
     return n;
   }();
   return names;

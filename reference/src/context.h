@@ -57,6 +57,58 @@ const PyValue& str_value() {
   return v;
 }
 
+/// The absent value (a flag not passed), shared: what a borrowed flag points at before a step sets it.
+inline const PyValue& absent_value() {
+  static const PyValue v;
+  return v;
+}
+/// None and an int for a literal, built once and shared by reference as str_value is.
+inline const PyValue& none_value() {
+  static const PyValue v = PyValue::none();
+  return v;
+}
+template <std::int64_t kN>
+const PyValue& int_value() {
+  static const PyValue v = PyValue::integer(kN);
+  return v;
+}
+
+/// A flag's value as the steps leave it: borrowed (the case's own value, a table's, a shared constant: each outlives
+/// the resolution) or, once a step rewrites it, a copy of its own. A flag taken as given costs no copy. It may point
+/// into itself, so it is neither copied nor moved.
+class FlagValue {
+ public:
+  FlagValue() = default;
+  FlagValue(const FlagValue&) = delete;
+  FlagValue& operator=(const FlagValue&) = delete;
+  const PyValue& operator*() const { return *at_; }
+  const PyValue* operator->() const { return at_; }
+  /// Reads `v` from now on; `v` outlives the resolution.
+  void borrow(const PyValue& v) { at_ = &v; }
+  /// Keeps `v` as its own value.
+  void keep(PyValue v) { at_ = &own_.emplace(std::move(v)); }
+  /// Its own value to rewrite in place: a copy of the value read until now, made on the first call.
+  PyValue& own() {
+    if (!own_ || at_ != &*own_) at_ = &own_.emplace(*at_);
+    return *own_;
+  }
+
+ private:
+  const PyValue* at_ = &absent_value();
+  std::optional<PyValue> own_;
+};
+
+/// A str flag lower-cased (ASCII, as Python's str.lower() on the registered names): copied only when it has an
+/// upper-case letter.
+inline void lower_in_place(FlagValue& f) {
+  for (char ch : f->str)
+    if (ch >= 'A' && ch <= 'Z') {
+      for (auto& c : f.own().str)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      return;
+    }
+}
+
 /// `SingleDeviceStrategy(device=...)` and its kin as a default choice: built once per (class, device) and thread, then
 /// shared by reference (select_strategy.cc).
 const PyValue& single_device_strategy(StrategyClass cls, std::string_view device);
@@ -170,18 +222,18 @@ struct FinalFlags {
   } plugins;
   /// validate_flags (`strategy=`, `accelerator=<strategy>`), validate_plugins (a strategy plugin): lower-cased
   /// string, instance, or another value; absent = None.
-  PyValue strategy_flag;
+  FlagValue strategy_flag;
   /// validate_flags (`accelerator=`), validate_plugins (a strategy instance's `accelerator` and parallel devices),
   /// validate_devices (a legacy device flag).
   AcceleratorFlag accelerator_flag;
-  PyValue precision;          ///< validate_flags: None when absent in 1.6 is 32; spec normalises spellings
+  FlagValue precision;        ///< validate_flags: None when absent in 1.6 is 32; spec normalises spellings
   std::string_view amp_type;  ///< validate_amp: "native", "apex", "" (None)
-  PyValue amp_level;          ///< validate_amp
+  FlagValue amp_level;        ///< validate_amp
   /// validate_plugins: the plugins given, or the strategy instance's own (taken unchecked, so any value).
   std::optional<PyValue> precision_plugin_flag, checkpoint_io_flag, cluster_env_flag;
   std::string_view layer_sync;  ///< validate_plugins: class name (static or the case's instance), "" = none
   std::vector<std::string> strategy_parallel_devices;  ///< validate_plugins: the strategy instance's parallel_devices
-  PyValue devices_flag;                   ///< validate_devices (`devices=` or the legacy flag)
+  FlagValue devices_flag;     ///< validate_devices (`devices=` or the legacy flag)
   long long num_nodes = 1;                ///< validate_devices
   const char* legacy_source = nullptr;    ///< validate_devices: the legacy flag that set the devices, if any
 };
@@ -292,6 +344,9 @@ std::optional<Case> trainer_env_defaults(const Case& in, Profile p);  // stages/
 /// A flag the profile's Trainer.__init__ does not take (tables/flags.def, column Accepted): Python's TypeError.
 bool check_keywords(Resolution& c);  // stages/validate_flags.cc
 // Stage 1: validate, filling FinalFlags.
+/// err_plugins_duplicate for the plugin kinds given more than once, named in first-seen order ("PrecisionPlugin,
+/// CheckpointIO"); true when none is.
+bool check_duplicates(Resolution& c, const std::vector<std::string_view>& kinds);  // stages/validate_plugins.cc
 bool construct_instances(Resolution& c);                         // stages/validate_plugins.cc
 bool check_determinism_flags(Resolution& c);                     // stages/determinism.cc
 bool validate_flags(Resolution& c, FinalFlags& flags);           // stages/validate_flags.cc

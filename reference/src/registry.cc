@@ -37,8 +37,9 @@ const StrategyClassRow kStrategyClasses[] = {
 #include "gate_macros.h"
 #define ACCORD_STRATEGY_CLASS(Id, Class, Name, Launcher, Parallel, WorldRanks, PerNode, Distributed, Group, Amp, NeedsGpu, Package, Hardware, Ckpt, \
                               Root, DeviceDefault, KeepsClusterEnv, NeedsPrecision, NeedsCheckpointIO, Gate)                         \
-  {StrategyClass::k##Id, Class, Name, LauncherKind::Launcher, Parallel, WorldRanks, PerNode, Distributed, StrategyGroup::Group, AmpGroup::Amp, \
-   NeedsGpu, Package, AcceleratorId::Hardware, Ckpt, RootDevice::Root, DeviceDefault, KeepsClusterEnv, NeedsPrecision, NeedsCheckpointIO, Gate},
+  {StrategyClass::k##Id, lit(Class), lit(Name), LauncherKind::Launcher, Parallel, WorldRanks, PerNode, Distributed, StrategyGroup::Group, \
+   AmpGroup::Amp, NeedsGpu, lit(Package), AcceleratorId::Hardware, lit(Ckpt), RootDevice::Root, lit(DeviceDefault), KeepsClusterEnv,       \
+   NeedsPrecision, NeedsCheckpointIO, Gate},
 #include "../tables/strategy_classes.def"
 #include "gate_macros_end.h"
 };
@@ -50,7 +51,7 @@ namespace {
 // Constant-initialised: no guard on each access, and row() below indexes it directly.
 const StrategyRow kStrategies[] = {
 #include "gate_macros.h"
-#define ACCORD_STRATEGY(Id, Name, Class, Params, Gate) {StrategyId::k##Id, Name, StrategyClass::k##Class, Params, Gate},
+#define ACCORD_STRATEGY(Id, Name, Class, Params, Gate) {StrategyId::k##Id, lit(Name), StrategyClass::k##Class, Params, Gate},
 #include "../tables/strategies.def"
 #include "gate_macros_end.h"
 };
@@ -74,7 +75,7 @@ namespace {
 const PrecisionPluginRow kPrecisionPlugins[] = {
 #include "gate_macros.h"
 #define ACCORD_PRECISION_PLUGIN(Id, Class, Accepts, Package, TpuOk, Default, Gate) \
-  {PrecisionPluginId::k##Id, Class, Accepts, Package, TpuOk, Default, Gate},
+  {PrecisionPluginId::k##Id, lit(Class), Accepts, Package, TpuOk, Default, Gate},
 #include "../tables/precision_plugins.def"
 #include "gate_macros_end.h"
 };
@@ -236,7 +237,7 @@ namespace {
 struct MovedClass { MovedClassRow row; PolicyGate gate; };
 const MovedClass kMovedClasses[] = {
 #include "gate_macros.h"
-#define ACCORD_MOVED_CLASS(Class, Package, Module, Url, Gate) {{Class, Package, Module, Url}, Gate},
+#define ACCORD_MOVED_CLASS(Class, Package, Module, Url, Gate) {{lit(Class), Package, Module, Url}, Gate},
 #include "../tables/moved_classes.def"
 #include "gate_macros_end.h"
 };
@@ -249,10 +250,10 @@ const MovedClassRow* moved_class(std::string_view cls, const Policy& p) {
 }
 
 namespace {
-struct ConstructorArgs { const char* cls; const char* args; PolicyGate gate; };
+struct ConstructorArgs { std::string_view cls; const char* args; PolicyGate gate; };
 const ConstructorArgs kConstructorArgs[] = {
 #include "gate_macros.h"
-#define ACCORD_CONSTRUCTOR_ARGS(Class, Args, Gate) {Class, Args, Gate},
+#define ACCORD_CONSTRUCTOR_ARGS(Class, Args, Gate) {lit(Class), Args, Gate},
 #include "../tables/constructor_args.def"
 #include "gate_macros_end.h"
 };
@@ -285,8 +286,8 @@ bool takes_argument(const char* args, std::string_view name) {
 std::vector<std::string> class_names() {
   std::vector<std::string> out;
   for (const auto& r : accelerators()) out.emplace_back(r.cls);
-  for (const auto& r : strategy_classes()) out.push_back(r.cls);
-  for (const auto& r : precision_plugins()) out.push_back(r.cls);
+  for (const auto& r : strategy_classes()) out.emplace_back(r.cls);
+  for (const auto& r : precision_plugins()) out.emplace_back(r.cls);
   for (const auto& r : cluster_envs()) out.emplace_back(r.cls);
   for (const auto& r : other_classes()) out.push_back(r.cls);
   std::sort(out.begin(), out.end());

@@ -36,8 +36,8 @@ TEST(Registry, TwentyEightStrategyNamesAllLowerCaseAndUnique) {
   std::set<std::string> names;
   const Policy& l16 = policy(Profile::kLightning16);
   for (const auto& s : strategies()) {
-    EXPECT_EQ(std::string(s.name), ascii_lower(s.name));
-    if (in_profile(s, l16)) names.insert(s.name);
+    EXPECT_EQ(std::string(s.name), ascii_lower(std::string(s.name)));
+    if (in_profile(s, l16)) names.emplace(s.name);
   }
   EXPECT_EQ(names.size(), 28u);  // 1.6.5's StrategyRegistry
   EXPECT_EQ(strategy_by_name("ddp_find_unused_parameters_false", l16).value(), StrategyId::kDdpFindUnusedFalse);
@@ -50,7 +50,7 @@ TEST(Registry, TwentyEightStrategyNamesAllLowerCaseAndUnique) {
   EXPECT_FALSE(strategy_by_name("ddp2", l22));
   std::set<std::string> names22;
   for (const auto& s : strategies())
-    if (in_profile(s, l22)) names22.insert(s.name);
+    if (in_profile(s, l22)) names22.emplace(s.name);
   EXPECT_EQ(names22.size(), 26u);  // 2.2.5's StrategyRegistry with torch.distributed, and _graveyard's single_tpu
 }
 

@@ -149,7 +149,7 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
   }
   PyValue from_text;  // the value a string reads as
   if (v.is_str()) {
-    if (v.str == "-1") {
+    if (std::string_view(v.str) == "-1") {
       from_text = PyValue::integer(-1);
     } else if (v.str.find(',') != std::string::npos) {
       auto l = comma_ints(v.str);

@@ -13,7 +13,7 @@ namespace {
 struct EnvArgument {
   const char* flag;
   PyValue UserFlags::*member;
-  const char* env;
+  std::string_view env;      ///< the variable (a literal's length kept: looked up on every resolution)
   const char* default_str;  ///< `str(default)`: a value equal to it never conflicts with the CLI
   PyValue (*default_value)();
 };
@@ -24,11 +24,12 @@ PyValue none() { return PyValue::none(); }
 
 // PL 2.2.5 fabric/connector.py _Connector.__init__: the order the arguments are read in, and the defaults of its
 // signature (accelerator, strategy and devices "auto", num_nodes 1, precision None).
-const EnvArgument kEnvArguments[] = {{"accelerator", &UserFlags::accelerator, "LT_ACCELERATOR", "auto", auto_value},
-                                     {"strategy", &UserFlags::strategy, "LT_STRATEGY", "auto", auto_value},
-                                     {"devices", &UserFlags::devices, "LT_DEVICES", "auto", auto_value},
-                                     {"num_nodes", &UserFlags::num_nodes, "LT_NUM_NODES", "1", one},
-                                     {"precision", &UserFlags::precision, "LT_PRECISION", "None", none}};
+using namespace std::string_view_literals;
+const EnvArgument kEnvArguments[] = {{"accelerator", &UserFlags::accelerator, "LT_ACCELERATOR"sv, "auto", auto_value},
+                                     {"strategy", &UserFlags::strategy, "LT_STRATEGY"sv, "auto", auto_value},
+                                     {"devices", &UserFlags::devices, "LT_DEVICES"sv, "auto", auto_value},
+                                     {"num_nodes", &UserFlags::num_nodes, "LT_NUM_NODES"sv, "1", one},
+                                     {"precision", &UserFlags::precision, "LT_PRECISION"sv, "None", none}};
 
 /// Python `int(s)` for a str: surrounding whitespace, a sign, decimal digits with single underscores between them.
 /// The decimal text without sign noise ("-12", "0"); nullopt where Python raises ValueError.

@@ -119,7 +119,7 @@ bool launcher(Resolution& c, const Selection& sel, Plan& plan) {
   c.fire(RuleId::kInteractive);
   if (plan.launcher.interactive_compatible) return true;
   return c.fail(DiagCode::kInteractiveIncompatible,
-                {fld("strategy", PyValue::string(cls.name)), fld("compatible", registered_names(c.pol, true))});
+                {fld("strategy", PyValue::string(std::string(cls.name))), fld("compatible", registered_names(c.pol, true))});
 }
 
 }  // namespace

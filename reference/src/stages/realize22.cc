@@ -83,7 +83,7 @@ bool realize22(Resolution& c, const FinalFlags& flags, Selection&& sel, Plan& pl
   if (*cls.needs_precision && sel.precision_plan.plugin != cls.needs_precision)
     return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", precision_setter_label(cls)),
                                                       fld("expected", cls.needs_precision), fld("plugin", std::string(sel.precision_plan.plugin) + "()")});
-  if (flags.checkpoint_io_flag && !*cls.checkpoint_io)  // Fabric's FSDPStrategy: its setter raises NotImplementedError
+  if (flags.checkpoint_io_flag && cls.checkpoint_io.empty())  // Fabric's FSDPStrategy: its setter raises NotImplementedError
     return c.fail(DiagCode::kCheckpointIOUnsupported, {fld("strategy_class", cls.cls), fld("plugin", repr(*flags.checkpoint_io_flag))});
   if (flags.checkpoint_io_flag && !checkpoint_io_accepted(c, cls, *flags.checkpoint_io_flag))
     return c.fail(DiagCode::kStrategyPluginMismatch, {fld("strategy", "XLA"), fld("expected", cls.needs_checkpoint_io),

@@ -81,7 +81,7 @@ std::string device_config_name(const FinalFlags& flags, const Selection& sel) {
 bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
   const auto& acc = row(sel.accelerator);
   std::optional<PyValue> counted;
-  const PyValue* d = &flags.devices_flag;
+  const PyValue* d = &*flags.devices_flag;
   if (py_eq_str(*d, "auto")) {
     int n = acc.auto_count < 0 ? c.in.hardware.cuda_devices : acc.auto_count;
     if (acc.parser == DeviceParser::kXla) n = c.in.hardware.tpu_cores;  // XLAAccelerator.auto_device_count
@@ -163,7 +163,7 @@ bool check22_device_config(Resolution& c, const FinalFlags& flags, const Selecti
   } else if (c.fabric()) {
     c.fire(RuleId::kNumNodesPositive);
   }
-  const PyValue& d = flags.devices_flag;
+  const PyValue& d = *flags.devices_flag;
   if (py_eq(d, PyValue::make_list({})) || py_eq_int(d, 0) || py_eq_str(d, "0")) {
     c.fire(RuleId::kDevicesZero);
     return c.fail(DiagCode::kDevicesZero, {fld("devices", d), fld("accelerator", device_config_name(flags, sel))});

@@ -77,10 +77,10 @@ bool strategy_precision(Resolution& c, const PrecisionPluginRow& r, RuleId rule,
 // flag is the resolved name, never an instance): fsdp on TPU becomes xla_fsdp, dp on CPU becomes ddp with a warning.
 void fabric_fallbacks(Resolution& c, const Selection& sel, const PyValue*& strategy) {
   if (!strategy->is_str() || sel.accelerator_is_instance) return;
-  if (strategy->str == "fsdp" && sel.accelerator == AcceleratorId::kXla) {
+  if (py_eq_str(*strategy, "fsdp") && sel.accelerator == AcceleratorId::kXla) {
     c.fire(RuleId::kFsdpToXlaFsdp);
     strategy = &str_value<kXlaFsdp>();
-  } else if (strategy->str == "dp" && sel.accelerator == AcceleratorId::kCpu) {
+  } else if (py_eq_str(*strategy, "dp") && sel.accelerator == AcceleratorId::kCpu) {
     c.fire(RuleId::kDpCpuFallback);
     c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", "'dp'")});
     strategy = &str_value<kDdp>();
@@ -90,11 +90,11 @@ void fabric_fallbacks(Resolution& c, const Selection& sel, const PyValue*& strat
 }  // namespace
 
 bool select22_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  const PyValue* strategy = &flags.strategy_flag;  // then the default choice or a fallback: shared values
+  const PyValue* strategy = &*flags.strategy_flag;  // then the default choice or a fallback: shared values
   if (py_eq_str(*strategy, "auto")) strategy = &default_choice(c, flags, sel);
   if (c.fabric()) fabric_fallbacks(c, sel, strategy);
   if (!fallback_checks(c, sel, *strategy)) return false;
-  if (strategy->is_str() && strategy->str == "single_tpu")
+  if (py_eq_str(*strategy, "single_tpu"))
     c.note(DiagCode::kStrategyRenamed, {fld("strategy", "'single_tpu'"), fld("replacement", "'single_xla'")});  // _graveyard/tpu.py
   if (!instantiate_strategy(c, sel, *strategy)) return false;
   // SingleDeviceXLAStrategy(device=<int>): xm.xla_device(n) is the device `xla:<n>`.
@@ -122,9 +122,9 @@ bool select22_precision(Resolution& c, const FinalFlags& flags, Selection& sel) 
     return true;
   }
   using namespace std::string_view_literals;
-  const std::string_view p = flags.precision.str;  // compared with literals by size first, then bytes
+  const std::string_view p = flags.precision->str;  // compared with literals by size first, then bytes
   const auto& cls = row(*sel.strategy_cls);
-  const std::string& text = flags.precision.str;
+  const std::string& text = flags.precision->str;
   if (cls.group == StrategyGroup::kTpu) return strategy_precision(c, row(PrecisionPluginId::kXlaV2), RuleId::kXla, text, sel);
   if (cls.amp == AmpGroup::kDeepSpeed) return strategy_precision(c, row(PrecisionPluginId::kDeepSpeedV2), RuleId::kDeepSpeed, text, sel);
   if (cls.amp == AmpGroup::kFullySharded) return strategy_precision(c, row(PrecisionPluginId::kFsdpV2), RuleId::kFsdp, text, sel);

@@ -31,7 +31,7 @@ constexpr std::array<AutoRule, 5> kAutoRules = {{{RuleId::kAutoTpu, AcceleratorI
                                                  {RuleId::kAutoCpu, AcceleratorId::kCpu}}};
 
 bool ipu_strategy_instance(const FinalFlags& flags) {
-  return flags.strategy_flag.is_instance() && flags.strategy_flag.inst->cls == row(StrategyClass::kIpu).cls;
+  return flags.strategy_flag->is_instance() && flags.strategy_flag->inst->cls == row(StrategyClass::kIpu).cls;
 }
 
 // The accelerator flag of stage 1 resolved into Selection::accelerator: the IPU strategy, the registry lookup, auto, the
@@ -53,7 +53,7 @@ bool choose(Resolution& c, const FinalFlags& flags, Selection& sel) {
       c.fire(RuleId::kIpuStrategyAcceleratorConflict);
       return c.fail(DiagCode::kAcceleratorStrategyMismatch,
                     {fld("accelerator_class", row(id).cls), fld("allowed", "strategies other than `IPUStrategy`"),
-                     fld("strategy_class", "IPUStrategy"), fld("accelerator", given.repr()), fld("strategy", flags.strategy_flag)});
+                     fld("strategy_class", "IPUStrategy"), fld("accelerator", given.repr()), fld("strategy", *flags.strategy_flag)});
     }
   }
   if (kind == AcceleratorFlag::Kind::kText) {
@@ -178,7 +178,7 @@ bool select_accelerator(Resolution& c, const FinalFlags& flags, Selection& sel) 
   const auto& acc = row(sel.accelerator);
   // The devices flag as this step completes it, local to it: counted for None and "auto", then the GPUs auto_select_gpus picks.
   std::optional<PyValue> counted, picked;
-  const PyValue* devices = &flags.devices_flag;
+  const PyValue* devices = &*flags.devices_flag;
   if (devices->is_none() || py_eq_str(*devices, "auto")) {
     c.fire(RuleId::kDevicesAutoCount);
     devices = &counted.emplace(PyValue::integer(acc.auto_count < 0 ? c.in.hardware.cuda_devices : acc.auto_count));

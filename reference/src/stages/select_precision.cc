@@ -15,7 +15,7 @@ const PyValue& amp_backend_shown(const Input& c) {
 
 // PL 1.6.5 accelerator_connector.py _validate_precision_choice, in order.
 bool validate(Resolution& c, const FinalFlags& flags, const Selection& sel) {
-  const PyValue& p = flags.precision;
+  const PyValue& p = *flags.precision;
   if (sel.accelerator == AcceleratorId::kTpu) {
     if (py_eq_int(p, 64)) {
       c.fire(RuleId::kTpuPrecision64);
@@ -75,7 +75,7 @@ bool mixed(Resolution& c, const FinalFlags& flags, Selection& sel, const PyValue
   c.note(DiagCode::kAmpInfo, {fld("kind", bf ? "bfloat16" : "16bit " + std::string(flags.amp_type))});
   sel.precision_plan.amp_backend = flags.amp_type;
   if (flags.amp_type == "apex") {
-    sel.precision_plan.amp_level = flags.amp_level.is_none() ? "O2" : py_str(flags.amp_level);
+    sel.precision_plan.amp_level = flags.amp_level->is_none() ? "O2" : py_str(*flags.amp_level);
     choose(c, sel, RuleId::kAmpApex, PrecisionPluginId::kApexAmp, c.pol.apex_precision_mixed ? "mixed" : py_str(p));
     return needs_package(c, PrecisionPluginId::kApexAmp);
   }
@@ -111,7 +111,7 @@ bool half_or_unset(Resolution& c, const FinalFlags& flags, Selection& sel, const
 
 // PL 1.6.5 accelerator_connector.py _check_and_init_precision, first match wins.
 bool select(Resolution& c, const FinalFlags& flags, Selection& sel) {
-  const PyValue& p = flags.precision;
+  const PyValue& p = *flags.precision;
   // `isinstance(flag, PrecisionPlugin)`: any other value from a strategy instance falls through to step 2.
   if (auto plugin_row = instance_row(c, flags.precision_plugin_flag, ClassKind::kPrecisionPlugin)) {
     auto id = static_cast<PrecisionPluginId>(*plugin_row);
@@ -137,7 +137,7 @@ bool select(Resolution& c, const FinalFlags& flags, Selection& sel) {
   }
   if (row(*sel.strategy_cls).amp == AmpGroup::kDeepSpeed) {
     sel.precision_plan.amp_backend = flags.amp_type;
-    sel.precision_plan.amp_level = flags.amp_level.is_none() ? "" : py_str(flags.amp_level);
+    sel.precision_plan.amp_level = flags.amp_level->is_none() ? "" : py_str(*flags.amp_level);
     return choose(c, sel, RuleId::kDeepSpeed, PrecisionPluginId::kDeepSpeed, py_str(p));
   }
   if (py_eq_int(p, 32)) return choose(c, sel, RuleId::kFull32, PrecisionPluginId::kPlain, "32");
@@ -161,7 +161,7 @@ bool half_or_unset(Resolution& c, const FinalFlags& flags, Selection& sel, const
     c.note(DiagCode::kAmpInfo, {fld("kind", "bfloat16")});
   }
   c.fire(RuleId::kPrecisionUnset);
-  return c.fail(DiagCode::kPrecisionUnset, {fld("precision", flags.precision)});
+  return c.fail(DiagCode::kPrecisionUnset, {fld("precision", *flags.precision)});
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ const PyValue& single_device_strategy(StrategyClass cls, std::string_view device
   for (const auto& b : built)
     if (b.cls == cls && b.device == device) return b.value;
   std::string d(device);
-  built.push_back({cls, d, PyValue::instance(row(cls).cls, {{"device", PyValue::string(d)}})});
+  built.push_back({cls, d, PyValue::instance(std::string(row(cls).cls), {{"device", PyValue::string(d)}})});
   return built.back().value;
 }
 
@@ -25,14 +25,10 @@ constexpr char kIpuStrategy[] = "ipu_strategy", kHpuParallel[] = "hpu_parallel",
 /// The strategy flag as select_strategy completes it, local to the step: the final flag, or (copied on the first change)
 /// the value the default or a fallback puts in its place.
 struct StrategyChoice {
-  const PyValue* flag;
-  std::optional<PyValue> own;
+  FlagValue flag;
   const PyValue& value() const { return *flag; }
-  void set(const PyValue& v) { flag = &v; }  // a value that outlives the step (default_choice's)
-  void set_name(const char* name) {
-    if (!own) flag = &own.emplace(*flag);
-    own->str = name;
-  }
+  void set(const PyValue& v) { flag.borrow(v); }  // a value that outlives the step (default_choice's)
+  void set_name(const char* name) { flag.own().str = name; }
 };
 
 // PL 1.6.5 accelerator_connector.py _choose_strategy, only when no strategy was given.
@@ -135,15 +131,19 @@ bool horovod(Resolution& c, const FinalFlags& flags, Selection& sel, const PyVal
   return true;
 }
 
-/// The `params` cell of each registered strategy (`key=literal;...`), split once.
+/// The `params` cell of each registered strategy (`key=literal;...`), split once and put in key order, as an
+/// instance's arguments are (a plan's params are in key order, which is the order its JSON object writes them).
 const std::vector<std::pair<std::string, std::string>>& registered_params(StrategyId id) {
   static const auto split = [] {
     std::vector<std::vector<std::pair<std::string, std::string>>> all(strategies().size());
-    for (const auto& r : strategies())  // by id, not by place: the rows' order is the registry's, not the index's
+    for (const auto& r : strategies()) {  // by id, not by place: the rows' order is the registry's, not the index's
+      auto& params = all[static_cast<size_t>(r.id)];
       for (const auto& kv : split_cell(r.params, ';')) {
         auto eq = kv.find('=');
-        all[static_cast<size_t>(r.id)].emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        params.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
       }
+      std::sort(params.begin(), params.end());  // a key appears once in a cell (Select.RegisteredStrategyParamsAreInKeyOrder)
+    }
     return all;
   }();
   return split[static_cast<size_t>(id)];
@@ -206,10 +206,10 @@ bool instantiate_strategy(Resolution& c, Selection& sel, const PyValue& f) {
       for (const auto& [k, v] : sel.strategy_params)
         if (std::string_view(k) == "device") sel.root_device = v.substr(1, v.size() - 2);
     }
-    if (sel.root_device.empty() && !none_given && !*cls.device_default)
+    if (sel.root_device.empty() && !none_given && cls.device_default.empty())
       return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", f), fld("strategy_class", cls.cls)});
   }
-  if (*cls.package && !c.in.hardware.has_package(cls.package))
+  if (!cls.package.empty() && !c.in.hardware.has_package(cls.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", package_component(c, cls)), fld("package", cls.package), fld("strategy", f)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
@@ -258,7 +258,7 @@ bool spec_checks(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   }
   bool sharded = cls.amp == AmpGroup::kSharded || cls.amp == AmpGroup::kFullySharded;
   if (c.pol.sharded_apex_check == ShardedApexCheck::kAtStrategyFor16 && sharded && flags.amp_type == "apex" &&
-      py_eq_int(flags.precision, 16)) {
+      py_eq_int(*flags.precision, 16)) {
     c.fire(RuleId::kStrategyAmpBackends);
     return c.fail(DiagCode::kShardedApex, {fld("strategy", user()), fld("precision", c.in.flags.precision), fld("amp_backend", c.in.flags.amp_backend),
                                            fld("owner", cls.cls), fld("allowed", "'native'")});
@@ -270,9 +270,9 @@ bool spec_checks(Resolution& c, const FinalFlags& flags, const Selection& sel) {
 
 bool select_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   // The selection records the strategy the completed flag names (strategy_cls, strategy_name, strategy_params, root_device).
-  bool by_default = flags.strategy_flag.is_none();
-  StrategyChoice strategy{&flags.strategy_flag, std::nullopt};
-  if (by_default) strategy.set(default_choice(c, flags, sel));
+  bool by_default = flags.strategy_flag->is_none();
+  StrategyChoice strategy;
+  strategy.set(by_default ? default_choice(c, flags, sel) : *flags.strategy_flag);
   return fallbacks(c, flags, sel, strategy, by_default) && horovod(c, flags, sel, strategy.value()) &&
          instantiate_strategy(c, sel, strategy.value()) && spec_checks(c, flags, sel);
 }

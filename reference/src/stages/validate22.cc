@@ -34,15 +34,17 @@ std::string accelerator_names(const Policy& p) {
 // PL 2.2.5 _check_config_and_set_final_flags: the strategy flag (lower-cased string or instance).
 bool intake_strategy(Resolution& c, FinalFlags& flags) {
   const PyValue& s = c.in.flags.strategy;
-  flags.strategy_flag = s.is_absent() ? str_value<kAuto>() : s;
-  PyValue& f = flags.strategy_flag;
-  if (f.is_str()) {
+  flags.strategy_flag.borrow(s.is_absent() ? str_value<kAuto>() : s);
+  if (flags.strategy_flag->is_str()) {
     c.fire(RuleId::kStrategyLowercase);
-    for (auto& ch : f.str)  // str.lower() of an ASCII name, in place
-      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+    lower_in_place(flags.strategy_flag);  // str.lower() of an ASCII name
+  }
+  const PyValue& f = *flags.strategy_flag;
+  if (f.is_str()) {
     // _LIGHTNING_BAGUA_AVAILABLE / _LIGHTNING_COLOSSALAI_AVAILABLE: the strategy lives in its own package.
-    for (auto [name, package] : {std::pair{"bagua", "lightning-bagua"}, std::pair{"colossalai", "lightning-colossalai"}}) {
-      if (c.fabric() || f.str != name || c.in.hardware.has_package(package)) continue;  // the Trainer's check only
+    using Pair = std::pair<std::string_view, std::string_view>;  // compared by length first: no strlen
+    for (auto [name, package] : {Pair{"bagua", "lightning-bagua"}, Pair{"colossalai", "lightning-colossalai"}}) {
+      if (c.fabric() || std::string_view(f.str) != name || c.in.hardware.has_package(package)) continue;  // the Trainer's check only
       c.fire(RuleId::kStrategyPackage);
       return c.fail(DiagCode::kPackageMissing, {fld("component", f.str), fld("package", package), fld("strategy", s)});
     }
@@ -88,7 +90,7 @@ bool mps_guard(Resolution& c, const FinalFlags& flags) {
   const AcceleratorFlag& a = flags.accelerator_flag;
   bool mps = a.kind == AcceleratorFlag::Kind::kAuto || a.kind == AcceleratorFlag::Kind::kText ||
              (a.id == AcceleratorId::kMps && a.kind != AcceleratorFlag::Kind::kUnset);
-  const PyValue& s = flags.strategy_flag;
+  const PyValue& s = *flags.strategy_flag;
   auto ci = info_of(c, s);
   bool parallel = (ci && ci->kind == ClassKind::kStrategy && row(static_cast<StrategyClass>(ci->id)).parallel) ||
                   (s.is_str() && (s.str.find(c.fabric() ? "dp" : "ddp") != std::string::npos || s.str.find("deepspeed") != std::string::npos));
@@ -103,14 +105,14 @@ bool mps_guard(Resolution& c, const FinalFlags& flags) {
 bool intake_precision(Resolution& c, FinalFlags& flags) {
   const PyValue& p = c.in.flags.precision;
   if (p.is_absent() || p.is_none()) {
-    flags.precision = PyValue::none();
+    flags.precision.borrow(none_value());
     return true;
   }
   c.fire(RuleId::kPrecisionConvert);
   auto r = precision_reading22(p);  // tables/precisions.def, column Convert22
   if (!r) return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", precisions22_shown())});
   if (r->warns) c.note(DiagCode::kPrecisionAlias, {fld("precision", r->text), fld("replacement", r->value.str)});
-  flags.precision = r->value;
+  flags.precision.keep(std::move(r->value));
   return true;
 }
 
@@ -147,7 +149,7 @@ bool absorb_parallel_devices(Resolution& c, FinalFlags& flags, const PyValue& s)
 // PL 2.2.5 _check_config_and_set_final_flags: a strategy instance's accelerator, precision plugin, checkpoint io and
 // cluster environment become the flags unless a flag or plugin already gives them.
 bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
-  const PyValue& s = flags.strategy_flag;
+  const PyValue& s = *flags.strategy_flag;
   auto ci = info_of(c, s);
   if (!ci || ci->kind != ClassKind::kStrategy) return true;
   const auto& cls = row(static_cast<StrategyClass>(ci->id));
@@ -193,7 +195,7 @@ bool validate22_flags(Resolution& c, FinalFlags& flags) {
   // Checked after the accelerator is resolved (select22_accelerator); kept here as Lightning stores them.
   const PyValue& n = c.in.flags.num_nodes;
   flags.num_nodes = n.is_int_like() ? n.as_int() : 1;
-  flags.devices_flag = c.in.flags.devices.is_absent() ? str_value<kAuto>() : c.in.flags.devices;
+  flags.devices_flag.borrow(c.in.flags.devices.is_absent() ? str_value<kAuto>() : c.in.flags.devices);
   return intake_strategy(c, flags) && intake_accelerator(c, flags) && mps_guard(c, flags) && intake_precision(c, flags);
 }
 
@@ -202,7 +204,7 @@ bool validate22_flags(Resolution& c, FinalFlags& flags) {
 bool validate22_plugins(Resolution& c, FinalFlags& flags) {
   const PyValue& sync = c.in.flags.sync_batchnorm;
   if (sync.truthy()) flags.layer_sync = "TorchSyncBatchNorm";
-  std::vector<const char*> kinds;
+  std::vector<std::string_view> kinds;
   for (const auto& p : flags.plugins) {
     auto ci = info_of(c, p);
     // Fabric's loop knows Precision, CheckpointIO and ClusterEnvironment only: a LayerSync is a TypeError there.
@@ -226,22 +228,13 @@ bool validate22_plugins(Resolution& c, FinalFlags& flags) {
       case ClassKind::kStrategy: break;  // rejected above
     }
   }
-  std::string dup;
-  for (size_t k = 0; k < kinds.size(); ++k) {
-    auto same = [&](const char* o) { return std::string_view(o) == kinds[k]; };
-    bool first = std::none_of(kinds.begin(), kinds.begin() + static_cast<long>(k), same);
-    if (first && std::count_if(kinds.begin(), kinds.end(), same) > 1) dup += (dup.empty() ? "" : ", ") + std::string(kinds[k]);
-  }
-  if (!dup.empty()) {
-    c.fire(RuleId::kPluginsDuplicate);
-    return c.fail(DiagCode::kPluginsDuplicate, {fld("kinds", dup)});
-  }
-  if (flags.precision_plugin_flag && !flags.precision.is_none()) {
+  if (!check_duplicates(c, kinds)) return false;
+  if (flags.precision_plugin_flag && !flags.precision->is_none()) {
     c.fire(RuleId::kPrecisionAndPlugin);
-    return c.fail(DiagCode::kFlagConflict, {fld("first", flags.precision.str), fld("second", repr(*flags.precision_plugin_flag)),
+    return c.fail(DiagCode::kFlagConflict, {fld("first", flags.precision->str), fld("second", repr(*flags.precision_plugin_flag)),
                                             fld("advice", "choose one")});
   }
-  if (flags.precision.is_none()) flags.precision = str_value<k32True>();
+  if (flags.precision->is_none()) flags.precision.borrow(str_value<k32True>());
   return absorb_strategy_instance(c, flags);
 }
 

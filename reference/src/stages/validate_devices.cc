@@ -105,7 +105,7 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
       c.note(DiagCode::kMultipleLegacyFlags, {fld("flags", names)});
     }
   }
-  flags.devices_flag = *first->value;
+  flags.devices_flag.borrow(*first->value);
   flags.legacy_source = first->name;
   bool auto_given = flags.accelerator_flag.kind == AcceleratorFlag::Kind::kAuto;
   if (flags.accelerator_flag.kind == AcceleratorFlag::Kind::kUnset || (auto_given && c.pol.legacy_type_overrides_auto)) {
@@ -125,15 +125,15 @@ bool map_legacy(Resolution& c, FinalFlags& flags) {
 
 bool validate_devices(Resolution& c, FinalFlags& flags) {
   if (!intake_num_nodes(c, flags)) return false;
-  flags.devices_flag = c.in.flags.devices;
-  if (is_zero_request(flags.devices_flag)) {
+  flags.devices_flag.borrow(c.in.flags.devices);
+  if (is_zero_request(*flags.devices_flag)) {
     c.fire(RuleId::kDevicesZero);
-    return c.fail(DiagCode::kDevicesZero, {fld("devices", flags.devices_flag), fld("accelerator", accelerator_flag_plain(flags.accelerator_flag))});
+    return c.fail(DiagCode::kDevicesZero, {fld("devices", *flags.devices_flag), fld("accelerator", accelerator_flag_plain(flags.accelerator_flag))});
   }
   if (!map_legacy(c, flags)) return false;
-  if (py_eq_str(flags.devices_flag, "auto") && flags.accelerator_flag.kind == AcceleratorFlag::Kind::kUnset) {
+  if (py_eq_str(*flags.devices_flag, "auto") && flags.accelerator_flag.kind == AcceleratorFlag::Kind::kUnset) {
     c.fire(RuleId::kDevicesAutoWithoutAccelerator);
-    return c.fail(DiagCode::kDevicesAutoWithoutAccelerator, {fld("devices", flags.devices_flag)});
+    return c.fail(DiagCode::kDevicesAutoWithoutAccelerator, {fld("devices", *flags.devices_flag)});
   }
   return true;
 }

@@ -21,16 +21,15 @@ bool is_strategy_value(const Input& c, const PyValue& v) {
 bool intake_strategy(Resolution& c, FinalFlags& flags) {
   const auto& f = c.in.flags;
   if (f.strategy.is_none()) return true;
-  flags.strategy_flag = f.strategy;
-  if (flags.strategy_flag.is_str()) {
+  flags.strategy_flag.borrow(f.strategy);
+  if (flags.strategy_flag->is_str()) {
     c.fire(RuleId::kStrategyLowercase);
-    for (auto& ch : flags.strategy_flag.str)  // ascii_lower in place
-      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
-    if (std::string_view(flags.strategy_flag.str) == "ddp_cpu") {
+    lower_in_place(flags.strategy_flag);  // ascii_lower
+    if (std::string_view(flags.strategy_flag->str) == "ddp_cpu") {
       c.fire(RuleId::kStrategyDdpCpu);
       return c.fail(DiagCode::kStrategyDdpCpu, {fld("strategy", f.strategy)});
     }
-    if (std::string_view(flags.strategy_flag.str) == "tpu_spawn") {
+    if (std::string_view(flags.strategy_flag->str) == "tpu_spawn") {
       c.fire(RuleId::kStrategyTpuSpawn);
       return c.fail(DiagCode::kStrategyTpuSpawn, {fld("strategy", f.strategy)});
     }
@@ -38,22 +37,22 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
   const PyValue& acc = f.accelerator;
   if (acc.is_instance() && is_strategy_value(c, acc)) {
     c.fire(RuleId::kStrategyVsAcceleratorInstance);
-    return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
+    return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", *flags.strategy_flag), fld("accelerator", acc)});
   }
   if (acc.is_str() && is_strategy_value(c, acc)) {
-    if (!py_eq(acc, flags.strategy_flag)) {
+    if (!py_eq(acc, *flags.strategy_flag)) {
       c.fire(RuleId::kStrategyVsAcceleratorName);
-      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
+      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", *flags.strategy_flag), fld("accelerator", acc)});
     }
     if (c.pol.strategy_twice_error) {
       c.fire(RuleId::kStrategyTwice);
-      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", flags.strategy_flag), fld("accelerator", acc)});
+      return c.fail(DiagCode::kStrategyAcceleratorConflict, {fld("strategy", *flags.strategy_flag), fld("accelerator", acc)});
     }
   }
   for (const auto& p : flags.plugins) {
     if (is_strategy_value(c, p)) {
       c.fire(RuleId::kStrategyInPlugins);
-      return c.fail(DiagCode::kStrategyInPlugins, {fld("strategy", flags.strategy_flag), fld("plugin", p)});
+      return c.fail(DiagCode::kStrategyInPlugins, {fld("strategy", *flags.strategy_flag), fld("plugin", p)});
     }
   }
   return true;
@@ -84,7 +83,7 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
   if (is_strategy_value(c, acc)) {
     c.fire(RuleId::kAcceleratorStrategyDeprecated);
     c.note(DiagCode::kAcceleratorStrategyDeprecated, {fld("accelerator", acc)});
-    flags.strategy_flag = acc;
+    flags.strategy_flag.borrow(acc);
     return true;
   }
   if (py_eq_str(acc, "ddp_cpu")) {
@@ -93,7 +92,7 @@ bool intake_accelerator(Resolution& c, FinalFlags& flags) {
       return c.fail(DiagCode::kAcceleratorDdpCpu, {fld("accelerator", acc)});
     }
     c.fire(RuleId::kAcceleratorDdpCpu);
-    if (!flags.strategy_flag.truthy()) flags.strategy_flag = acc;  // `not self._strategy_flag`: strategy="" counts as unset
+    if (!flags.strategy_flag->truthy()) flags.strategy_flag.borrow(acc);  // `not self._strategy_flag`: strategy="" counts as unset
     return true;
   }
   if (c.pol.accelerator_unknown_error) {
@@ -108,14 +107,14 @@ bool intake_precision(Resolution& c, FinalFlags& flags) {
   const PyValue& p = c.in.flags.precision;
   if (c.pol.precision_normalize) {
     c.fire(RuleId::kPrecisionNormalize);
-    if (p.is_none()) { flags.precision = PyValue::integer(32); return true; }
+    if (p.is_none()) { flags.precision.borrow(int_value<32>()); return true; }
     if (const PyValue* v = normalized_precision(p)) {  // tables/precisions.def, column Normalize
-      flags.precision = *v;
+      flags.precision.borrow(*v);
       return true;
     }
     return c.fail(DiagCode::kPrecisionInvalid, {fld("precision", p), fld("allowed", normalized_precisions_shown())});
   }
-  flags.precision = p.is_absent() ? PyValue::integer(32) : p;
+  flags.precision.borrow(p.is_absent() ? int_value<32>() : p);
   if (p.is_none()) return true;
   c.fire(RuleId::kPrecisionWhitelist);
   if (precision_whitelisted(py_str(p))) return true;  // tables/precisions.def, column Whitelist
@@ -248,10 +247,10 @@ bool validate_amp(Resolution& c, FinalFlags& flags) {
       flags.amp_type = "";
     }
   }
-  flags.amp_level = c.in.flags.amp_level;
-  if (!flags.amp_level.is_none() && flags.amp_type != "apex") {
+  flags.amp_level.borrow(c.in.flags.amp_level);
+  if (!flags.amp_level->is_none() && flags.amp_type != "apex") {
     c.fire(RuleId::kAmpLevel);
-    return c.fail(DiagCode::kAmpLevelWithoutApex, {fld("amp_level", flags.amp_level), fld("amp_backend", b.is_absent() ? PyValue::string("native") : b)});
+    return c.fail(DiagCode::kAmpLevelWithoutApex, {fld("amp_level", *flags.amp_level), fld("amp_backend", b.is_absent() ? PyValue::string("native") : b)});
   }
   return true;
 }

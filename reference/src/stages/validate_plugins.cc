@@ -14,12 +14,12 @@ std::optional<ClassInfo> info_of(const Input& c, const PyValue& v) {
 }
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: one plugin.
-bool take_plugin(Resolution& c, FinalFlags& flags, const PyValue& p, std::vector<const char*>& kinds) {
+bool take_plugin(Resolution& c, FinalFlags& flags, const PyValue& p, std::vector<std::string_view>& kinds) {
   auto ci = info_of(c, p);
   if ((p.is_str() && strategy_by_name(p.str, c.pol)) || (ci && ci->kind == ClassKind::kStrategy)) {
     c.fire(RuleId::kPluginStrategyDeprecated);
     c.note(DiagCode::kPluginStrategyDeprecated, {fld("plugin", p)});
-    flags.strategy_flag = p;
+    flags.strategy_flag.borrow(p);
     kinds.push_back("Strategy");
     return true;
   }
@@ -45,11 +45,12 @@ bool take_plugin(Resolution& c, FinalFlags& flags, const PyValue& p, std::vector
   return true;
 }
 
-/// The plugin kinds given more than once, in first-seen order ("PrecisionPlugin, CheckpointIO").
-bool check_duplicates(Resolution& c, const std::vector<const char*>& kinds) {
+}  // namespace
+
+bool check_duplicates(Resolution& c, const std::vector<std::string_view>& kinds) {
   std::string dup;
   for (size_t k = 0; k < kinds.size(); ++k) {
-    auto same = [&](const char* o) { return std::string_view(o) == kinds[k]; };
+    auto same = [&](std::string_view o) { return o == kinds[k]; };
     bool first = std::none_of(kinds.begin(), kinds.begin() + static_cast<long>(k), same);
     if (first && std::count_if(kinds.begin(), kinds.end(), same) > 1) dup += (dup.empty() ? "" : ", ") + std::string(kinds[k]);
   }
@@ -57,6 +58,8 @@ bool check_duplicates(Resolution& c, const std::vector<const char*>& kinds) {
   c.fire(RuleId::kPluginsDuplicate);
   return c.fail(DiagCode::kPluginsDuplicate, {fld("kinds", dup)});
 }
+
+namespace {
 
 /// spec: an explicit `precision` besides a precision plugin is one setting twice (validate.precision-plugin-twice).
 bool precision_twice(const Input& c) { return c.pol.precision_plugin_twice_error && !c.in.flags.precision.is_none(); }
@@ -110,7 +113,7 @@ bool strategy_accelerator_name(Resolution& c, FinalFlags& flags, const PyValue& 
 
 // PL 1.6.5 accelerator_connector.py _check_config_and_set_final_flags: a strategy instance's own components (decision 4c).
 bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
-  const PyValue& s = flags.strategy_flag;
+  const PyValue& s = *flags.strategy_flag;
   auto ci = info_of(c, s);
   if (!ci || ci->kind != ClassKind::kStrategy) return true;
   const PyValue& acc = s.inst->arg("accelerator");
@@ -134,9 +137,9 @@ bool absorb_strategy_instance(Resolution& c, FinalFlags& flags) {
     // TPUSpawnStrategy's constructor swallows `cluster_environment` in `**_` (column KeepsClusterEnv).
     if (p.slot == &flags.cluster_env_flag && !row(static_cast<StrategyClass>(ci->id)).keeps_cluster_env) continue;
     PyValue v = s.inst->arg(p.arg);
-    const char* own_io = row(static_cast<StrategyClass>(ci->id)).checkpoint_io;
+    std::string_view own_io = row(static_cast<StrategyClass>(ci->id)).checkpoint_io;
     // TPU and HPU strategies build their own checkpoint io in __init__ (XLACheckpointIO / HPUCheckpointIO).
-    if (v.is_none() && p.slot == &flags.checkpoint_io_flag && std::string(own_io) != "TorchCheckpointIO") v = PyValue::instance(own_io);
+    if (v.is_none() && p.slot == &flags.checkpoint_io_flag && own_io != "TorchCheckpointIO") v = PyValue::instance(std::string(own_io));
     if (!v.truthy()) continue;  // `if self._strategy_flag._precision_plugin:` and the like
     if (p.slot->has_value()) return component_twice(c, p.rule, p.name, s, "`Trainer(plugins=[" + repr(**p.slot) + "])`");
     *p.slot = v;
@@ -170,10 +173,10 @@ bool strategy_setter_ok(Resolution& c, const StrategyClassRow& cls, const char* 
 bool construct_strategy(Resolution& c, StrategyClass id, const PyValue& instance) {
   const auto& cls = row(id);
   // SingleTPUStrategy(device) has no default: without it the constructor raises a TypeError (column device_default).
-  if (cls.root == RootDevice::kArg && !*cls.device_default && instance.inst->arg("device").is_absent())
+  if (cls.root == RootDevice::kArg && cls.device_default.empty() && instance.inst->arg("device").is_absent())
     return c.fail(DiagCode::kStrategyNeedsDevice, {fld("strategy", instance), fld("strategy_class", cls.cls)});
   // DeepSpeed and Bagua check their package; HorovodStrategy.__init__ reads hvd.rank() (a NameError without it).
-  if (*cls.package && !c.in.hardware.has_package(cls.package))
+  if (!cls.package.empty() && !c.in.hardware.has_package(cls.package))
     return c.fail(DiagCode::kPackageMissing, {fld("component", package_component(c, cls)), fld("package", cls.package)});
   bool hw_ok = cls.hardware == AcceleratorId::kNone || (cls.hardware == AcceleratorId::kIpu ? c.in.hardware.ipu : c.in.hardware.hpu);
   if (!hw_ok)
@@ -266,7 +269,7 @@ bool construct(Resolution& c, const PyValue& v) {
   }
   if (ci->kind == ClassKind::kAccelerator) return accelerator_constructible(c, static_cast<AcceleratorId>(ci->id));
   // 2.2.5 plugins/io/xla_plugin.py XLACheckpointIO.__init__ needs torch_xla.
-  if (c.release22() && v.inst->cls == "XLACheckpointIO" && !c.in.hardware.has_package("torch_xla"))
+  if (c.release22() && std::string_view(v.inst->cls) == "XLACheckpointIO" && !c.in.hardware.has_package("torch_xla"))
     return c.fail(DiagCode::kPackageMissing, {fld("component", "XLACheckpointIO"), fld("package", "torch_xla")});
   if (ci->kind == ClassKind::kStrategy) return construct_strategy(c, static_cast<StrategyClass>(ci->id), v);
   if (ci->kind == ClassKind::kPrecisionPlugin) return construct_precision_plugin(c, static_cast<PrecisionPluginId>(ci->id), *v.inst);
@@ -291,7 +294,7 @@ bool construct_instances(Resolution& c) {
 
 bool validate_plugins(Resolution& c, FinalFlags& flags) {
   if (c.in.flags.sync_batchnorm.truthy()) flags.layer_sync = "NativeSyncBatchNorm";
-  std::vector<const char*> kinds;
+  std::vector<std::string_view> kinds;
   kinds.reserve(flags.plugins.size());
   for (const auto& p : flags.plugins)
     if (!take_plugin(c, flags, p, kinds)) return false;

@@ -15,6 +15,26 @@ TEST(Select, AutoPriorityAndAvailability) {
   EXPECT_EQ(o.error().field("available"), "['cpu', 'gpu']");
 }
 
+// A plan's params are in key order, as its JSON object writes them: a registered name's (whose tables/strategies.def
+// cell may list them in another order, DeepSpeed's stage first) as an instance's (a sorted map of arguments).
+TEST(Select, RegisteredStrategyParamsAreInKeyOrder) {
+  int several = 0;
+  for (const auto& info : profiles())
+    for (const auto& r : strategies()) {
+      if (!in_profile(r, policy(info.profile))) continue;
+      const std::string text = R"({"flags": {"strategy": ")" + std::string(r.name) +
+                               R"(", "accelerator": "gpu", "devices": 2}, "hardware": {"cuda_devices": 2, "packages":
+                               ["deepspeed", "fairscale", "horovod", "bagua", "colossalai", "lightning-bagua",
+                               "lightning-colossalai"]}})";
+      const Outcome o = run(text, info.profile);
+      if (!o.ok()) continue;
+      const auto& params = o.plan().strategy.params;
+      for (size_t k = 1; k < params.size(); ++k) EXPECT_LT(params[k - 1].first, params[k].first) << r.name << " " << info.name;
+      several += params.size() > 1;
+    }
+  EXPECT_GE(several, 4);  // DeepSpeed's offload stages, the DDP spawn variants with start_method
+}
+
 TEST(Select, MalformedDevicesGiveTypedErrors) {
   struct Row { const char* devices; DiagCode code; };
   for (const Row& r : {Row{"-1", DiagCode::kCpuDevicesInvalid}, Row{"\"abc\"", DiagCode::kCpuDevicesInvalid},

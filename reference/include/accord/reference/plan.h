@@ -29,7 +29,7 @@ struct StrategyPlan {
   Name name;    ///< the class's strategy_name (or the registered name it came from)
   Name cls;
   Name family;  ///< strategy_name of the class
-  std::vector<std::pair<std::string, std::string>> params;  ///< key -> JSON literal
+  std::vector<std::pair<std::string, std::string>> params;  ///< key -> JSON literal, in key order
   std::string root_device;
 };
 

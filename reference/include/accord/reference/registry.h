@@ -53,14 +53,14 @@ struct AcceleratorRow {
   PolicyGate gate;  ///< the profiles whose registry has it
 };
 struct StrategyClassRow {
-  StrategyClass id; const char* cls; const char* name; LauncherKind launcher; bool parallel; bool world_ranks; bool per_node;
-  bool distributed; StrategyGroup group; AmpGroup amp; bool needs_gpu; const char* package;
-  AcceleratorId hardware; const char* checkpoint_io; RootDevice root; const char* device_default; bool keeps_cluster_env;
+  StrategyClass id; std::string_view cls; std::string_view name; LauncherKind launcher; bool parallel; bool world_ranks;
+  bool per_node; bool distributed; StrategyGroup group; AmpGroup amp; bool needs_gpu; std::string_view package;
+  AcceleratorId hardware; std::string_view checkpoint_io; RootDevice root; std::string_view device_default; bool keeps_cluster_env;
   const char* needs_precision; const char* needs_checkpoint_io;  ///< "" any; else the class the setters insist on
   PolicyGate gate;  ///< the profiles whose Lightning has the class
 };
 struct StrategyRow {
-  StrategyId id; const char* name; StrategyClass cls; const char* params;
+  StrategyId id; std::string_view name; StrategyClass cls; const char* params;
   PolicyGate gate;  ///< the profiles whose registry has the name
 };
 struct LauncherRow {
@@ -68,7 +68,7 @@ struct LauncherRow {
   std::string_view cls16; std::string_view cls22;  ///< the class in Lightning 1.6.5 / 2.2.5 ("" for no launcher)
 };
 struct PrecisionPluginRow {
-  PrecisionPluginId id; const char* cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
+  PrecisionPluginId id; std::string_view cls; const char* accepts; const char* package; bool tpu_ok; const char* default_precision;
   PolicyGate gate;  ///< the profiles in which the class exists
 };
 struct ClusterEnvRow {
@@ -137,7 +137,7 @@ const char* constructor_args(std::string_view cls, const Policy& p);
 /// A class a release keeps only as a stub that raises in its constructor: it moved to an external package
 /// (tables/moved_classes.def).
 struct MovedClassRow {
-  const char* cls;
+  std::string_view cls;
   const char* package;  ///< `pip install <package>`
   const char* module;   ///< `from <module> import <cls>`
   const char* url;
