@@ -26,11 +26,20 @@ std::string shown(const json& j) {
 }  // namespace
 
 PyValue* flag_slot(UserFlags& flags, std::string_view name, int* index, bool* instances) {
-  const FlagRow* row = flag_row(name);
-  if (!row) return nullptr;
-  *index = static_cast<int>(row - reference::flags().data());
-  *instances = row->instances;
-  return &(flags.*(row->member));
+  // The members and the Instances column of tables/flags.def as constants (a reader asks for each flag of each line).
+  static constexpr PyValue UserFlags::*kMembers[] = {
+#define ACCORD_FLAG(Name, Instances, PyType, Accepted, Lacking, Description) &UserFlags::Name,
+#include "../tables/flags.def"
+  };
+  static constexpr bool kInstances[] = {
+#define ACCORD_FLAG(Name, Instances, PyType, Accepted, Lacking, Description) Instances,
+#include "../tables/flags.def"
+  };
+  const int k = flag_index(name);
+  if (k < 0) return nullptr;
+  *index = k;
+  *instances = kInstances[k];
+  return &(flags.*kMembers[k]);
 }
 
 bool* hardware_switch(HardwareFacts& hw, std::string_view key, int* index) {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
+#include <iterator>
 
 #include "accord/reference/flags.h"
 
@@ -37,19 +39,44 @@ const std::vector<FlagRow>& flags() {
   return rows;
 }
 
-const FlagRow* flag_row(std::string_view name) {
-  // The rows by their name's length, measured once: a name is compared only with the few of its length (at most
-  // five), the first letter before the rest.
+namespace {
+
+// The flags' names in table order, as constants.
+constexpr std::string_view kFlagNames[] = {
+#define ACCORD_FLAG(Name, Instances, PyType, Accepted, Lacking, Description) std::string_view(#Name, sizeof(#Name) - 1),
+#include "../tables/flags.def"
+};
+
+/// The places of the flags by their name's length, measured once: a name is compared only with the few of its length
+/// (at most five), the first letter before the rest.
+const std::vector<std::vector<std::uint8_t>>& flags_by_length() {
   static const auto by_length = [] {
-    std::vector<std::vector<const FlagRow*>> r;
-    for (const auto& f : flags()) r.resize(std::max(r.size(), std::strlen(f.name) + 1));
-    for (const auto& f : flags()) r.at(std::strlen(f.name)).push_back(&f);
+    std::vector<std::vector<std::uint8_t>> r;
+    for (std::size_t k = 0; k < std::size(kFlagNames); ++k) {
+      const std::size_t n = kFlagNames[k].size();
+      r.resize(std::max(r.size(), n + 1));
+      r.at(n).push_back(static_cast<std::uint8_t>(k));  // at(): were the size above wrong, a throw, not a stray write
+    }
     return r;
   }();
-  if (name.size() >= by_length.size()) return nullptr;  // longer than every flag
-  for (const FlagRow* row : by_length.at(name.size()))  // at(): were the check above wrong, a throw, not a stray read
-    if (row->name[0] == name[0] && std::memcmp(row->name, name.data(), name.size()) == 0) return row;
-  return nullptr;
+  return by_length;
+}
+static_assert(std::size(kFlagNames) < 256, "a flag's place is a byte");
+
+}  // namespace
+
+int flag_index(std::string_view name) {
+  const auto& by_length = flags_by_length();
+  const std::size_t n = name.size();
+  if (n >= by_length.size()) return -1;  // longer than every flag
+  for (const std::uint8_t k : by_length[n])  // none for n == 0: name[0] is read only when n > 0
+    if (kFlagNames[k][0] == name[0] && std::memcmp(kFlagNames[k].data(), name.data(), n) == 0) return k;
+  return -1;
+}
+
+const FlagRow* flag_row(std::string_view name) {
+  const int k = flag_index(name);
+  return k < 0 ? nullptr : &flags()[static_cast<std::size_t>(k)];
 }
 
 bool flag_accepted(const FlagRow& f, Profile p) { return f.gate.holds(policy(p)); }
