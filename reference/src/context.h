@@ -343,6 +343,8 @@ const std::string& registered_names(const Policy& p, bool interactive_only = fal
 std::optional<Case> trainer_env_defaults(const Case& in, Profile p);  // stages/validate_flags.cc
 /// A flag the profile's Trainer.__init__ does not take (tables/flags.def, column Accepted): Python's TypeError.
 bool check_keywords(Resolution& c);  // stages/validate_flags.cc
+/// The amp backend as the messages show it: the flag, or 1.6.5's default "native" when it is not passed.
+const PyValue& amp_backend_shown(const Input& c);  // stages/select_precision.cc
 // Stage 1: validate, filling FinalFlags.
 /// err_plugins_duplicate for the plugin kinds given more than once, named in first-seen order ("PrecisionPlugin,
 /// CheckpointIO"); true when none is.

@@ -2,16 +2,18 @@
 #include "../context.h"
 
 namespace accord::reference::detail {
+
+const PyValue& amp_backend_shown(const Input& c) {
+  static constexpr char kNative[] = "native";
+  return c.in.flags.amp_backend.is_absent() ? str_value<kNative>() : c.in.flags.amp_backend;
+}
+
 namespace {
 
-constexpr char kNative[] = "native", kBf16[] = "bf16";  // the amp backend shown when none is given; cpu's 16 (str_value)
+constexpr char kBf16[] = "bf16";  // cpu's 16 (str_value)
 
 bool is16(const PyValue& p) { return py_eq_int(p, 16); }
 bool isbf16(const PyValue& p) { return py_eq_str(p, "bf16"); }
-
-const PyValue& amp_backend_shown(const Input& c) {
-  return c.in.flags.amp_backend.is_absent() ? str_value<kNative>() : c.in.flags.amp_backend;
-}
 
 // PL 1.6.5 accelerator_connector.py _validate_precision_choice, in order.
 bool validate(Resolution& c, const FinalFlags& flags, const Selection& sel) {

@@ -22,15 +22,6 @@ namespace {
 constexpr char kIpuStrategy[] = "ipu_strategy", kHpuParallel[] = "hpu_parallel", kTpuSpawn[] = "tpu_spawn",
                kHorovodName[] = "horovod", kDdpName[] = "ddp", kDdpSpawnName[] = "ddp_spawn";
 
-/// The strategy flag as select_strategy completes it, local to the step: the final flag, or (copied on the first change)
-/// the value the default or a fallback puts in its place.
-struct StrategyChoice {
-  FlagValue flag;
-  const PyValue& value() const { return *flag; }
-  void set(const PyValue& v) { flag.borrow(v); }  // a value that outlives the step (default_choice's)
-  void set_name(const char* name) { flag.own().str = name; }
-};
-
 // PL 1.6.5 accelerator_connector.py _choose_strategy, only when no strategy was given.
 const PyValue& default_choice(Resolution& c, const FinalFlags& flags, const Selection& sel) {
   size_t n = sel.parallel_devices.size();
@@ -60,12 +51,14 @@ std::optional<StrategyClass> registered_class(const Input& c, const std::string&
 
 // PL 1.6.5 _check_strategy_and_fallback (string flags only). `by_default`: the flag came from
 // default_choice, so replacing it is not a fallback of the user's choice and spec does not warn (decision 4e/4f).
-bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyChoice& strategy, bool by_default) {
-  if (!strategy.value().is_str()) return true;
-  if (std::string_view(strategy.value().str) == "ddp_cpu") {
+// `strategy`: the strategy flag as select_strategy completes it, local to the step: the final flag or the default
+// choice, copied when a fallback renames it.
+bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, FlagValue& strategy, bool by_default) {
+  if (!strategy->is_str()) return true;
+  if (std::string_view(strategy->str) == "ddp_cpu") {
     c.fire(RuleId::kFallbackDdpCpu);
     if (c.in.hardware.tpu) return c.fail(DiagCode::kDdpCpuOnTpu, {fld("accelerator", "'ddp_cpu'")});
-    strategy.set_name(py_eq_int(sel.parsed_devices, 1) && flags.num_nodes > 1 ? "ddp" : "ddp_spawn");
+    strategy.own().str = py_eq_int(sel.parsed_devices, 1) && flags.num_nodes > 1 ? "ddp" : "ddp_spawn";
     if (!sel.accelerator_is_instance && sel.accelerator == AcceleratorId::kGpu) {  // the flag is the string "gpu"
       c.note(DiagCode::kDdpCpuGpuIgnored);
       // 1.6.5 sets the flag to the string "cpu" and the accelerator to a new CPUAccelerator, so later
@@ -74,7 +67,7 @@ bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyC
       sel.accelerator_is_instance = false;
     }
   }
-  auto cls = registered_class(c, strategy.value().str);
+  auto cls = registered_class(c, strategy->str);
   if (cls == StrategyClass::kDdpSpawn) {
     std::optional<ClusterEnvId> external;
     const SlurmVerdict* slurm = nullptr;
@@ -91,16 +84,16 @@ bool fallbacks(Resolution& c, const FinalFlags& flags, Selection& sel, StrategyC
     if (external) {
       c.fire(RuleId::kFallbackCluster);
       if (c.pol.fallbacks_warn && !by_default)
-        c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", strategy.value()), fld("environment", row(*external).cls)});
-      strategy.set_name("ddp");
-      cls = registered_class(c, strategy.value().str);
+        c.note(DiagCode::kStrategyClusterFallback, {fld("strategy", *strategy), fld("environment", row(*external).cls)});
+      strategy.own().str = "ddp";
+      cls = registered_class(c, strategy->str);
     }
   }
   if (c.pol.gpu_strategy_off_gpu == GpuStrategyOffGpu::kFallbackToDdpOnCpu && cls && row(*cls).needs_gpu &&
       sel.accelerator_flag_is(AcceleratorId::kCpu, c.pol)) {
     c.fire(RuleId::kFallbackCpuDdp);
-    c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", strategy.value())});
-    strategy.set_name("ddp");
+    c.note(DiagCode::kStrategyCpuFallback, {fld("strategy", *strategy)});
+    strategy.own().str = "ddp";
   }
   return true;
 }
@@ -271,10 +264,10 @@ bool spec_checks(Resolution& c, const FinalFlags& flags, const Selection& sel) {
 bool select_strategy(Resolution& c, const FinalFlags& flags, Selection& sel) {
   // The selection records the strategy the completed flag names (strategy_cls, strategy_name, strategy_params, root_device).
   bool by_default = flags.strategy_flag->is_none();
-  StrategyChoice strategy;
-  strategy.set(by_default ? default_choice(c, flags, sel) : *flags.strategy_flag);
-  return fallbacks(c, flags, sel, strategy, by_default) && horovod(c, flags, sel, strategy.value()) &&
-         instantiate_strategy(c, sel, strategy.value()) && spec_checks(c, flags, sel);
+  FlagValue strategy;  // default_choice's value outlives the step
+  strategy.borrow(by_default ? default_choice(c, flags, sel) : *flags.strategy_flag);
+  return fallbacks(c, flags, sel, strategy, by_default) && horovod(c, flags, sel, *strategy) &&
+         instantiate_strategy(c, sel, *strategy) && spec_checks(c, flags, sel);
 }
 
 const std::string& group_allowed(StrategyGroup g, const Policy& p) {

@@ -38,17 +38,16 @@ bool intake_strategy(Resolution& c, FinalFlags& flags) {
   if (flags.strategy_flag->is_str()) {
     c.fire(RuleId::kStrategyLowercase);
     lower_in_place(flags.strategy_flag);  // str.lower() of an ASCII name
-  }
-  const PyValue& f = *flags.strategy_flag;
-  if (f.is_str()) {
+    const std::string& f = flags.strategy_flag->str;
     // _LIGHTNING_BAGUA_AVAILABLE / _LIGHTNING_COLOSSALAI_AVAILABLE: the strategy lives in its own package.
     using Pair = std::pair<std::string_view, std::string_view>;  // compared by length first: no strlen
     for (auto [name, package] : {Pair{"bagua", "lightning-bagua"}, Pair{"colossalai", "lightning-colossalai"}}) {
-      if (c.fabric() || std::string_view(f.str) != name || c.in.hardware.has_package(package)) continue;  // the Trainer's check only
+      if (c.fabric() || std::string_view(f) != name || c.in.hardware.has_package(package)) continue;  // the Trainer's check only
       c.fire(RuleId::kStrategyPackage);
-      return c.fail(DiagCode::kPackageMissing, {fld("component", f.str), fld("package", package), fld("strategy", s)});
+      return c.fail(DiagCode::kPackageMissing, {fld("component", f), fld("package", package), fld("strategy", s)});
     }
   }
+  const PyValue& f = *flags.strategy_flag;
   bool known = (f.is_str() && (std::string_view(f.str) == "auto" || strategy_by_name(f.str, c.pol))) || is_kind(c, f, ClassKind::kStrategy);
   if (known) return true;
   c.fire(RuleId::kStrategyRegistered);

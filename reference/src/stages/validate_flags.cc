@@ -250,7 +250,7 @@ bool validate_amp(Resolution& c, FinalFlags& flags) {
   flags.amp_level.borrow(c.in.flags.amp_level);
   if (!flags.amp_level->is_none() && flags.amp_type != "apex") {
     c.fire(RuleId::kAmpLevel);
-    return c.fail(DiagCode::kAmpLevelWithoutApex, {fld("amp_level", *flags.amp_level), fld("amp_backend", b.is_absent() ? PyValue::string("native") : b)});
+    return c.fail(DiagCode::kAmpLevelWithoutApex, {fld("amp_level", *flags.amp_level), fld("amp_backend", amp_backend_shown(c))});
   }
   return true;
 }

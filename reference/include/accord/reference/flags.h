@@ -33,7 +33,8 @@ const std::vector<FlagRow>& flags();
 /// The row of the flag called `name`; null when no flag has that name.
 const FlagRow* flag_row(std::string_view name);
 /// The place of the flag called `name` in tables/flags.def (its row of flags()); -1 when no flag has that name. It
-/// reads constant tables only (no static built at first use), as a reader does for each flag of each line.
+/// reads the names as constants and their places by length, without the rows (a reader asks for each flag of each
+/// line).
 int flag_index(std::string_view name);
 /// Whether profile `p` accepts the flag (its gate holds for the profile's policies).
 bool flag_accepted(const FlagRow& f, Profile p);
