@@ -6,7 +6,7 @@
 namespace accord::prop {
 namespace {
 
-using Vars = std::map<std::string, std::string>;
+using Vars = reference::EnvVars;
 
 std::string s(int v) { return std::to_string(v); }
 
@@ -43,7 +43,7 @@ const std::vector<std::string>& preset_names() {
   return n;
 }
 
-std::map<std::string, std::string> preset_vars(const std::string& name, int nodes, int local, int node, int lr) {
+reference::EnvVars preset_vars(const std::string& name, int nodes, int local, int node, int lr) {
   using Make = Vars (*)(int, int, int, int);
   static const std::map<std::string, Make> makers = {{"slurm", slurm}, {"torchelastic", torchelastic}, {"kubeflow", kubeflow},
                                                      {"lsf", lsf}, {"bagua", bagua}, {"horovod", horovod}, {"lightning", lightning}};
@@ -51,8 +51,7 @@ std::map<std::string, std::string> preset_vars(const std::string& name, int node
   return it == makers.end() ? Vars{} : it->second(nodes, local, node, lr);
 }
 
-std::map<std::string, std::string> disturb_env(std::map<std::string, std::string> v, int kind, std::size_t pick,
-                                               const std::string& other) {
+reference::EnvVars disturb_env(reference::EnvVars v, int kind, std::size_t pick, const std::string& other) {
   if (v.empty() && kind != 3) return v;
   auto it = v.begin();
   if (!v.empty()) std::advance(it, static_cast<long>(pick % v.size()));

@@ -6,6 +6,7 @@
 
 namespace rc {
 using accord::reference::HardwareFacts;
+using accord::reference::SortedSet;
 
 namespace {
 
@@ -14,10 +15,10 @@ Gen<bool> flag(std::size_t percent, bool usual) {
   return accord::prop::weighted_choice<bool>({{100 - percent, gen::just(usual)}, {percent, gen::just(!usual)}});
 }
 
-Gen<std::set<std::string>> packages() {
+Gen<SortedSet<std::string>> packages() {
   return gen::map(gen::container<std::vector<bool>>(accord::prop::package_names().size(), flag(30, false)),
                   [](const std::vector<bool>& on) {
-                    std::set<std::string> out;
+                    SortedSet<std::string> out;
                     for (std::size_t k = 0; k < on.size(); ++k)
                       if (on[k]) out.insert(accord::prop::package_names()[k]);
                     return out;
@@ -25,9 +26,9 @@ Gen<std::set<std::string>> packages() {
 }
 
 /// A subset of GPU ids 0..7, each busy with probability 1/2.
-Gen<std::set<int>> busy_gpus() {
+Gen<SortedSet<int>> busy_gpus() {
   return gen::map(gen::container<std::vector<bool>>(8, flag(50, false)), [](const std::vector<bool>& on) {
-    std::set<int> out;
+    SortedSet<int> out;
     for (int k = 0; k < 8; ++k)
       if (on[static_cast<std::size_t>(k)]) out.insert(k);
     return out;
@@ -39,7 +40,7 @@ Gen<std::set<int>> busy_gpus() {
 Gen<HardwareFacts> Arbitrary<HardwareFacts>::arbitrary() {
   namespace p = accord::prop;
   auto cuda = p::weighted_choice<int>({{4, gen::just(0)}, {2, gen::just(1)}, {3, gen::just(2)}, {2, gen::just(4)}, {1, gen::just(8)}});
-  auto busy = p::weighted_choice<std::set<int>>({{6, gen::just(std::set<int>{})}, {1, busy_gpus()}});
+  auto busy = p::weighted_choice<SortedSet<int>>({{6, gen::just(SortedSet<int>{})}, {1, busy_gpus()}});
   return gen::build<HardwareFacts>(gen::set(&HardwareFacts::cuda_devices, cuda), gen::set(&HardwareFacts::mps, flag(10, false)),
                                    gen::set(&HardwareFacts::tpu, flag(10, false)), gen::set(&HardwareFacts::ipu, flag(10, false)),
                                    gen::set(&HardwareFacts::hpu, flag(10, false)), gen::set(&HardwareFacts::fork, flag(10, true)),

@@ -137,6 +137,7 @@ struct Input {
   /// The env variable, or nullptr. A scan of the (small, sorted) environment: no string is built for a literal
   /// name or a piece of a table cell.
   const std::string* env_var(std::string_view k) const {
+    if (in.env.empty()) return nullptr;  // most cases: no iterator is made
     for (const auto& [name, value] : in.env) {
       if (name[0] != k[0]) {  // the first letter usually decides (name[0] is '\0' for an empty name)
         if (static_cast<unsigned char>(name[0]) > static_cast<unsigned char>(k[0])) break;

@@ -80,7 +80,7 @@ TEST(JsonIo, HardwareFacts) {
   EXPECT_FALSE(c.hardware.fork);
   EXPECT_FALSE(c.hardware.torch_distributed);
   EXPECT_TRUE(c.hardware.cudnn_benchmark);
-  EXPECT_EQ(c.hardware.gpu_busy, std::set<int>{1});
+  EXPECT_EQ(c.hardware.gpu_busy, SortedSet<int>{1});
   EXPECT_EQ(c.hardware.cuda_devices, 4096);
   EXPECT_TRUE(c.interactive);
   ASSERT_TRUE(case_from_json(json::parse(R"({"hardware": {"tpu_cores": 0}})"), &c, &err)) << err;

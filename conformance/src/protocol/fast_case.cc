@@ -5,10 +5,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -24,21 +23,22 @@ using simdjson::dom::element_type;
 
 namespace {
 
-/// What a reader keeps from one read to the next, so that a case reused line after line is not built anew: the
-/// environment's, the packages' and the busy GPU ids' tree nodes of the cases read before (a node, and its strings'
-/// room, taken again for the next line), and which flags the last read wrote into which case.
+/// What a reader keeps from one read to the next, so that a case reused line after line is not built anew: which flags
+/// the last read wrote into which case, and the room of the environment and the hardware's sets. Those are sorted
+/// vectors (flat_map, flat_set); clear_case takes each one's vector out of the case, whole, and the next line's values
+/// are written over its entries (a string keeps its storage) before it goes back.
 struct Kept {
-  std::vector<std::map<std::string, std::string>::node_type> env;
-  std::vector<std::set<std::string>::node_type> packages;
-  std::vector<std::set<int>::node_type> gpu_busy;
   const ref::Case* last = nullptr;  ///< the case the last read wrote into
   std::uint32_t flags_written = 0;  ///< bit k: that read wrote row k of tables/flags.def (a value, or part of one)
+  ref::EnvVars::sequence_type env;
+  ref::SortedSet<std::string>::sequence_type packages;
+  ref::SortedSet<int>::sequence_type gpu_busy;
 };
 // A bit a flag, here and in read_case_object's check for a repeated flag (UserFlags is one PyValue a flag).
 static_assert(sizeof(ref::UserFlags) / sizeof(ref::PyValue) <= 32, "more flags than bits in a mask");
 
 /// Makes `c` the empty case, touching only what a read set: the flags the last read wrote when `c` is the case it
-/// wrote into (any flag that is set, for another case), the environment's and the hardware's nodes into `k`.
+/// wrote into (any flag that is set, for another case); the environment's and the hardware's sets' vectors go to `kept`.
 void clear_case(Kept& kept, ref::Case& c) {
   const auto& rows = ref::flags();
   if (&c == kept.last) {
@@ -50,9 +50,10 @@ void clear_case(Kept& kept, ref::Case& c) {
   }
   kept.last = &c;
   kept.flags_written = 0;
-  while (!c.env.empty()) kept.env.push_back(c.env.extract(c.env.begin()));
-  while (!c.hardware.packages.empty()) kept.packages.push_back(c.hardware.packages.extract(c.hardware.packages.begin()));
-  while (!c.hardware.gpu_busy.empty()) kept.gpu_busy.push_back(c.hardware.gpu_busy.extract(c.hardware.gpu_busy.begin()));
+  // A case without the container keeps the room taken from the case before.
+  if (!c.env.empty()) kept.env = c.env.extract_sequence();
+  if (!c.hardware.packages.empty()) kept.packages = c.hardware.packages.extract_sequence();
+  if (!c.hardware.gpu_busy.empty()) kept.gpu_busy = c.hardware.gpu_busy.extract_sequence();
   c.hardware = ref::HardwareFacts{};
   c.interactive = false;
 }
@@ -64,33 +65,48 @@ void set_text(std::string& to, std::string_view text) {
   to.append(text.data(), text.size());
 }
 
-/// Inserts key -> value (false when the key is there), in a kept node when there is one. The insertion is hinted at
-/// the end: the writers of cases (nlohmann's dump, accord generate) write an object's keys in sorted order, so the
-/// key is usually compared with the last one alone instead of searched for.
-bool insert_env(Kept& kept, std::map<std::string, std::string>& env, std::string_view key, std::string_view value) {
-  if (kept.env.empty()) return env.emplace(std::string(key), std::string(value)).second;
-  auto& node = kept.env.back();
-  set_text(node.key(), key), set_text(node.mapped(), value);
-  env.insert(env.end(), std::move(node));
-  if (!node.empty()) return false;  // a repeated key: the node stays kept
-  kept.env.pop_back();
-  return true;
+void put(std::pair<std::string, std::string>& to, std::string_view key, std::string_view value) {
+  set_text(to.first, key), set_text(to.second, value);
 }
+void put(std::string& to, std::string_view value) { set_text(to, value); }
+void put(int& to, int value) { to = value; }
+const std::string& key_of(const std::pair<std::string, std::string>& kv) { return kv.first; }
+template <typename T>
+const T& key_of(const T& v) { return v; }
 
-/// Writes `value` into a pooled node's value (a string keeps its room).
-void fill(std::string& to, std::string_view value) { set_text(to, value); }
-void fill(int& to, int value) { to = value; }
+/// The values of one sorted container as they are read: each written over the next entry of the room kept from the
+/// lines before, or appended to it.
+template <typename Sorted>
+class SortedFill {
+ public:
+  explicit SortedFill(typename Sorted::sequence_type& room) : room_(room) {}
+  template <typename... Value>
+  void add(Value... v) {
+    if (n_ < room_.size()) put(room_[n_], v...);
+    else room_.emplace_back(v...);
+    ++n_;
+  }
+  /// Puts the values into `to`, which is empty. The writers of cases (nlohmann's dump, accord generate) write an
+  /// object's keys and a set's list in sorted order: then the vector is taken as it is, else `to` sorts it. A set
+  /// keeps a repeated value once; a repeated variable name is false (nlohmann keeps the last: the tree reader decides).
+  bool into(Sorted& to) {
+    room_.erase(room_.begin() + static_cast<std::ptrdiff_t>(n_), room_.end());
+    auto not_before = [](const auto& a, const auto& b) { return !(key_of(a) < key_of(b)); };
+    const auto it = std::adjacent_find(room_.begin(), room_.end(), not_before);
+    if (it == room_.end()) return to.adopt_sequence(boost::container::ordered_unique_range, std::move(room_)), true;
+    if constexpr (!std::is_same_v<typename Sorted::key_type, typename Sorted::value_type>) {  // a map
+      auto same = [](const auto& a, const auto& b) { return key_of(a) == key_of(b); };
+      std::sort(room_.begin(), room_.end(), [](const auto& a, const auto& b) { return key_of(a) < key_of(b); });
+      if (std::adjacent_find(room_.begin(), room_.end(), same) != room_.end()) return false;
+    }
+    to.adopt_sequence(std::move(room_));
+    return true;
+  }
 
-/// Inserts `value` into a set, in a kept node when there is one (a repeated value is kept once, as a set does), hinted
-/// at the end as insert_env is (a set's list is written in order).
-template <typename Set, typename Value>
-void insert_pooled(Set& set, std::vector<typename Set::node_type>& pool, Value value) {
-  if (pool.empty()) return void(set.emplace_hint(set.end(), value));
-  auto& node = pool.back();
-  fill(node.value(), value);
-  set.insert(set.end(), std::move(node));
-  if (node.empty()) pool.pop_back();  // else a repeated value: the node stays kept
-}
+ private:
+  typename Sorted::sequence_type& room_;
+  std::size_t n_ = 0;
+};
 
 // Typed views of an element whose type() was checked (bound to locals: simdjson_result temporaries must not
 // outlive their expression).
@@ -197,18 +213,22 @@ bool read_hardware(Kept& kept, simdjson::dom::object o, ref::HardwareFacts* hw) 
     } else if (k == "packages") {
       if (seen_packages || v.type() != element_type::ARRAY) return false;
       seen_packages = true;
+      SortedFill<ref::SortedSet<std::string>> packages(kept.packages);
       for (element p : array_of(v)) {
         if (p.type() != element_type::STRING) return false;
-        insert_pooled(hw->packages, kept.packages, string_of(p));
+        packages.add(string_of(p));
       }
+      packages.into(hw->packages);
     } else if (k == "gpu_busy") {
       if (seen_busy || v.type() != element_type::ARRAY) return false;
       seen_busy = true;
+      SortedFill<ref::SortedSet<int>> gpu_busy(kept.gpu_busy);
       for (element g : array_of(v)) {
         std::int64_t id;
         if (!small_int(g, std::numeric_limits<int>::min(), std::numeric_limits<int>::max(), &id)) return false;
-        insert_pooled(hw->gpu_busy, kept.gpu_busy, static_cast<int>(id));
+        gpu_busy.add(static_cast<int>(id));
       }
+      gpu_busy.into(hw->gpu_busy);
     } else if (k != "cuda_names" && k != "nccl_version" && k != "probe") {
       return false;
     }
@@ -243,9 +263,12 @@ bool read_case_object(Kept& kept, element e, ref::Case& c) {
       }
     } else if (field.key == "env") {
       if (!first(1) || v.type() != element_type::OBJECT) return false;
-      for (auto kv : object_of(v))
-        if (kv.value.type() != element_type::STRING || !insert_env(kept, c.env, kv.key, string_of(kv.value)))
-          return false;
+      SortedFill<ref::EnvVars> env(kept.env);
+      for (auto kv : object_of(v)) {
+        if (kv.value.type() != element_type::STRING) return false;
+        env.add(kv.key, string_of(kv.value));
+      }
+      if (!env.into(c.env)) return false;
     } else if (field.key == "hardware") {
       if (!first(2) || v.type() != element_type::OBJECT || !read_hardware(kept, object_of(v), &c.hardware))
         return false;
