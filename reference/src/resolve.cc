@@ -48,13 +48,13 @@ void lend(T& from, T& to) {
   to.clear();
 }
 
-/// A default plan in `out` (replaced by the error when a stage fails). When `out` holds the last plan, that plan is
-/// reset in place, field by field, and keeps its storage: the lists the selection fills and hands over at realize
+/// A default plan in `out`: the plan of the last resolution into `out` (or the one it left when it failed), reset in
+/// place, field by field, keeping its storage: the lists the selection fills and hands over at realize
 /// (parallel devices, parsed device list, strategy params) are lent to `sel`; strings are cleared, keeping their room.
 /// Each field of Plan is reset here (reuse_test and the batch md5s compare a reused outcome with a fresh one).
 Plan& fresh_plan(Outcome& out, detail::Selection& sel) {
-  auto* p = std::get_if<Plan>(&out.result);
-  if (!p) return out.result.emplace<Plan>();
+  out.failure.reset();
+  Plan* p = &out.plan_room;
   lend(p->parallel_devices, sel.parallel_devices);
   lend(p->devices.list, sel.parsed_devices.list);
   lend(p->strategy.params, sel.strategy_params);
@@ -81,9 +81,9 @@ Plan& fresh_plan(Outcome& out, detail::Selection& sel) {
 
 /// The outcome of a finished resolution: its plan (already in `out`) or its error, its notes and trace.
 void finish(detail::Resolution& c, Outcome& out, bool ok) {
-  if (!ok) out.result = std::move(*c.error);
+  if (!ok) out.failure = std::move(c.error);
   if (c.fabric()) {  // the messages name the class the user constructs
-    if (!ok) std::get<Diagnostic>(out.result).connector = c.connector_name();
+    if (!ok) out.failure->connector = c.connector_name();
     for (auto& n : c.notes) n.connector = c.connector_name();
   }
   out.notes = std::move(c.notes);

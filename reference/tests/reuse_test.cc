@@ -4,6 +4,7 @@
 // ranks, Fabric's LT_* arguments (two journals in one resolution).
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "test_util.h"
@@ -42,6 +43,25 @@ TEST(ResolveInto, ReusedOutcomeEqualsAFreshOneForEveryPairOfCases) {
         EXPECT_EQ(outcome_to_json(reused).dump(), outcome_to_json(resolve(parse(now), info.profile)).dump())
             << info.name << ": " << now << " after " << before;
       }
+}
+
+/// An outcome is a plan or an error, also when it reuses one that held the other: plan() of an error and error() of a
+/// plan throw std::bad_variant_access (the plan a failed resolution was filling stays in the outcome's storage, unread).
+TEST(ResolveInto, AnOutcomeIsAPlanOrAnErrorWhateverItHeldBefore) {
+  const Case plan = parse(kCases[1]), error = parse(kCases[4]);
+  for (const auto& info : profiles()) {
+    Outcome o = resolve(plan, info.profile);
+    ASSERT_TRUE(o.ok()) << info.name;
+    EXPECT_EQ(o.plan().num_processes, 2) << info.name;
+    EXPECT_THROW(o.error(), std::bad_variant_access) << info.name;
+    resolve(error, info.profile, o);
+    ASSERT_FALSE(o.ok()) << info.name;
+    EXPECT_EQ(o.error().code, DiagCode::kStrategyUnknown) << info.name;
+    EXPECT_THROW(o.plan(), std::bad_variant_access) << info.name;
+    resolve(plan, info.profile, o);
+    EXPECT_TRUE(o.ok()) << info.name;
+    EXPECT_EQ(o.plan().num_processes, 2) << info.name;
+  }
 }
 
 /// Each text resolved on every profile, all in one thread in either order, gives what it gives in a thread of its own,

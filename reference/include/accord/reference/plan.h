@@ -80,12 +80,19 @@ struct Plan {
 
 /// The result of resolve(): a plan or one error; notes (warnings, deprecations, infos); the trace.
 struct Outcome {
-  std::variant<Plan, Diagnostic> result;
   std::vector<Diagnostic> notes;
   std::vector<RuleId> trace;
-  bool ok() const { return result.index() == 0; }
-  const Plan& plan() const { return std::get<Plan>(result); }
-  const Diagnostic& error() const { return std::get<Diagnostic>(result); }
+  bool ok() const { return !failure.has_value(); }
+  /// The plan when ok(); std::bad_variant_access otherwise.
+  const Plan& plan() const { return ok() ? plan_room : (throw std::bad_variant_access(), plan_room); }
+  /// The error when !ok(); std::bad_variant_access otherwise.
+  const Diagnostic& error() const { return failure ? *failure : (throw std::bad_variant_access(), *failure); }
+
+  // What plan() and error() read, written by resolve() (reference/src/resolve.cc). A resolution that fails leaves
+  // the plan it was filling in `plan_room`, partly filled and not part of the result: the next resolution into this
+  // outcome resets it in place and fills it again, keeping its storage, whatever the one before ended with.
+  std::optional<Diagnostic> failure;
+  Plan plan_room;
 };
 
 }  // namespace accord::reference
