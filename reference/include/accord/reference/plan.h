@@ -84,9 +84,15 @@ struct Outcome {
   std::vector<RuleId> trace;
   bool ok() const { return !failure.has_value(); }
   /// The plan when ok(); std::bad_variant_access otherwise.
-  const Plan& plan() const { return ok() ? plan_room : (throw std::bad_variant_access(), plan_room); }
+  const Plan& plan() const {
+    if (failure) throw std::bad_variant_access();
+    return plan_room;
+  }
   /// The error when !ok(); std::bad_variant_access otherwise.
-  const Diagnostic& error() const { return failure ? *failure : (throw std::bad_variant_access(), *failure); }
+  const Diagnostic& error() const {
+    if (!failure) throw std::bad_variant_access();
+    return *failure;
+  }
 
   // What plan() and error() read, written by resolve() (reference/src/resolve.cc). A resolution that fails leaves
   // the plan it was filling in `plan_room`, partly filled and not part of the result: the next resolution into this
