@@ -94,23 +94,28 @@ bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
     }
     d = &counted.emplace(PyValue::integer(n));
   }
-  ParsedDevices p;
-  if (acc.parser == DeviceParser::kGpu || acc.parser == DeviceParser::kMps) {  // _parse_gpu_ids starts with _check_data_type
-    c.fire(acc.parser == DeviceParser::kGpu ? RuleId::kParseGpu : RuleId::kParseMps);
-    p.error = check_device_type22(*d, "devices");
-  }
-  if (!p.error) switch (acc.parser) {
-    case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); p = parse_cpu(*d, "devices", device_room(sel)); break;
-    case DeviceParser::kGpu:
-      p = parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel));
-      break;
-    case DeviceParser::kMps:
-      p = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)});
-      for (size_t k = 0; k < p.parallel.size(); ++k) p.parallel[k] = "mps:" + std::to_string(k);  // positions, not ids
-      break;
-    case DeviceParser::kXla: c.fire(RuleId::kParseXla); p = parse_xla(*d, "devices", c.in.hardware.tpu_cores); break;
-    default: break;  // the 1.6 parsers belong to 1.6 accelerators, not in this profile
-  }
+  // The parser's result is built in place (returned straight from the lambda), not moved into a local.
+  ParsedDevices p = [&]() -> ParsedDevices {
+    if (acc.parser == DeviceParser::kGpu || acc.parser == DeviceParser::kMps) {  // _parse_gpu_ids starts with _check_data_type
+      c.fire(acc.parser == DeviceParser::kGpu ? RuleId::kParseGpu : RuleId::kParseMps);
+      if (auto error = check_device_type22(*d, "devices")) {
+        ParsedDevices r;
+        r.error = std::move(error);
+        return r;
+      }
+    }
+    switch (acc.parser) {
+      case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); return parse_cpu(*d, "devices", device_room(sel));
+      case DeviceParser::kGpu: return parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel));
+      case DeviceParser::kMps: {
+        ParsedDevices r = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)});
+        for (size_t k = 0; k < r.parallel.size(); ++k) r.parallel[k] = "mps:" + std::to_string(k);  // positions, not ids
+        return r;
+      }
+      case DeviceParser::kXla: c.fire(RuleId::kParseXla); return parse_xla(*d, "devices", c.in.hardware.tpu_cores);
+      default: return {};  // the 1.6 parsers belong to 1.6 accelerators, not in this profile
+    }
+  }();
   if (p.error) return c.fail(p.error->code, std::move(p.error->fields));
   if (p.no_gpus && flags.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kGpuDevicesNone);

@@ -122,20 +122,23 @@ constexpr std::array<ParserRule, 5> kParserRules = {{{DeviceParser::kCpu, RuleId
 bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selection& sel) {
   const auto& acc = row(sel.accelerator);
   std::string_view flag = flags.legacy_source ? flags.legacy_source : "devices";
-  ParsedDevices p;
-  for (const auto& r : kParserRules) {
-    if (r.parser != acc.parser) continue;
-    c.fire(r.id);
-    switch (r.parser) {
-      case DeviceParser::kCpu: p = parse_cpu(devices, flag, device_room(sel)); break;
-      case DeviceParser::kGpu: p = parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel)); break;
-      case DeviceParser::kTpu: p = parse_tpu(devices, flag); break;
-      case DeviceParser::kHpu: p = parse_hpu(devices, flag); break;
-      case DeviceParser::kIpu: p = parse_ipu(devices, flag); break;
-      case DeviceParser::kMps:  // the 2.x parsers: their accelerators are not in a 1.6 profile
-      case DeviceParser::kXla: break;
+  // The parser's result is built in place (returned straight from the lambda), not moved into a local.
+  ParsedDevices p = [&]() -> ParsedDevices {
+    for (const auto& r : kParserRules) {
+      if (r.parser != acc.parser) continue;
+      c.fire(r.id);
+      switch (r.parser) {
+        case DeviceParser::kCpu: return parse_cpu(devices, flag, device_room(sel));
+        case DeviceParser::kGpu: return parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel));
+        case DeviceParser::kTpu: return parse_tpu(devices, flag);
+        case DeviceParser::kHpu: return parse_hpu(devices, flag);
+        case DeviceParser::kIpu: return parse_ipu(devices, flag);
+        case DeviceParser::kMps:  // the 2.x parsers: their accelerators are not in a 1.6 profile
+        case DeviceParser::kXla: break;
+      }
     }
-  }
+    return {};
+  }();
   if (p.error) return c.fail(p.error->code, std::move(p.error->fields));
   if (p.no_gpus && flags.strategy_parallel_devices.empty()) {
     c.fire(RuleId::kGpuDevicesNone);
