@@ -45,6 +45,32 @@ TEST(Protocol, JsonStringsAreEscapedLikeNlohmannAtEveryOffset) {
     }
 }
 
+// Texts of 4 to 32 bytes are first checked whole, by two loads that meet or overlap: each length from 0 to 40 with
+// nothing to escape, with every ASCII byte value at every offset (the last byte included), and with bytes past 0x7f
+// only (two-byte characters, which an unsigned compare must pass).
+TEST(Protocol, ShortJsonStringsAreEscapedLikeNlohmannWhateverTheirLength) {
+  for (int len = 0; len <= 40; ++len) {
+    std::string plain;
+    for (int i = 0; i < len; ++i) plain += static_cast<char>('a' + i % 26);
+    std::string out;
+    append_json_string(out, plain);
+    ASSERT_EQ(out, json(plain).dump()) << "plain text of " << len;
+    for (int at = 0; at < len; ++at)
+      for (int byte = 0; byte < 0x80; ++byte) {
+        std::string s = plain;
+        s[static_cast<std::size_t>(at)] = static_cast<char>(byte);
+        out.clear();
+        append_json_string(out, s);
+        ASSERT_EQ(out, json(s).dump()) << "byte " << byte << " at " << at << " of " << len;
+      }
+    std::string wide;
+    for (int i = 0; i < len / 2; ++i) wide += "\xc3\xa9";
+    out.clear();
+    append_json_string(out, wide);
+    ASSERT_EQ(out, json(wide).dump()) << len / 2 << " two-byte characters";
+  }
+}
+
 TEST(Protocol, ParseReplyKinds) {
   Reply r = parse_reply(R"({"id": "a", "outcome": {"status": "ok"}})");
   EXPECT_EQ(r.kind, ReplyKind::kOutcome);

@@ -24,7 +24,66 @@ void append_json_escaped(std::string& out, std::string_view s) {
   out.resize(static_cast<std::size_t>(escape_json(&out[at], s) - out.data()));
 }
 
+#if defined(__SSE2__)
+namespace {
+
+/// One bit a byte of `v` that needs an escape: below 0x20 as an unsigned byte, '"' or '\\'.
+int escape_mask(__m128i v) {
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
+  const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                   _mm_cmpeq_epi8(_mm_min_epu8(v, below), v));  // min(v, 0x1f) == v: v <= 0x1f
+  return _mm_movemask_epi8(bad);
+}
+
+template <typename Word>
+Word load(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+template <typename Word>
+void store(char* to, Word w) {
+  std::memcpy(to, &w, sizeof w);
+}
+
+/// A text of 4 to 32 bytes that needs no escape, copied to `to` whole: two loads of 4, 8 or 16 bytes, the first at its
+/// start and the second ending at its end (they overlap unless the length is twice the load), one compare mask for
+/// both, and the same two stores. Every load and store stays within the text and its copy. False, with nothing
+/// written, when the text is of another length or has a byte to escape.
+bool copied_whole(char* to, const char* p, std::size_t n) {
+  if (n >= 16 && n <= 32) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 16));
+    if (escape_mask(a) | escape_mask(b)) return false;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), a);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to + n - 16), b);
+    return true;
+  }
+  if (n >= 8 && n < 16) {
+    const auto a = load<std::uint64_t>(p), b = load<std::uint64_t>(p + n - 8);
+    const __m128i both = _mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a));
+    if (escape_mask(both)) return false;
+    store(to, a), store(to + n - 8, b);
+    return true;
+  }
+  if (n >= 4 && n < 8) {
+    const auto a = load<std::uint32_t>(p), b = load<std::uint32_t>(p + n - 4);
+    const __m128i both = _mm_set_epi32(0x61616161, 0x61616161, static_cast<int>(b), static_cast<int>(a));  // 'a' pads
+    if (escape_mask(both)) return false;
+    store(to, a), store(to + n - 4, b);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+#endif
+
 char* escape_json(char* to, std::string_view s) {
+#if defined(__SSE2__)
+  // Most texts written are short names and values that need no escape: those of 4 to 32 bytes take two loads.
+  if (copied_whole(to, s.data(), s.size())) return to + s.size();
+#endif
   // 1 = needs an escape: control characters, '"' and '\\' (nlohmann's dump() escapes exactly these).
   static constexpr auto kEscape = [] {
     std::array<unsigned char, 256> t{};
@@ -40,14 +99,11 @@ char* escape_json(char* to, std::string_view s) {
     // Sixteen bytes at a time while sixteen are left: each block is copied whole (the room holds it: a byte read so
     // far wrote at most kMaxEscapedGrowth, and sixteen more are still to read), and the copy is cut at the first
     // byte that needs an escape (below 0x20 as an unsigned byte, '"' or '\\'), found by one compare mask.
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), below = _mm_set1_epi8(0x1f);
     int stop = 16;
     while (end - p >= 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      const __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                       _mm_cmpeq_epi8(_mm_min_epu8(v, below), v));  // min(v, 0x1f) == v: v <= 0x1f
       _mm_storeu_si128(reinterpret_cast<__m128i*>(to), v);
-      const int mask = _mm_movemask_epi8(bad);
+      const int mask = escape_mask(v);
       stop = mask ? __builtin_ctz(static_cast<unsigned>(mask)) : 16;
       p += stop, to += stop;
       if (stop < 16) break;
