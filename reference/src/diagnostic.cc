@@ -57,6 +57,27 @@ std::vector<std::string> template_fields(DiagCode c) {
   return out;
 }
 
+const std::vector<MessagePiece>& message_pieces(DiagCode c) {
+  static const std::vector<std::vector<MessagePiece>> all = [] {
+    std::vector<std::vector<MessagePiece>> out;
+    for (const auto& r : diag_rows()) {
+      auto& pieces = out.emplace_back();
+      const std::string_view t = r.tmpl;
+      std::size_t from = 0;
+      for (std::size_t open = t.find('{'); open != std::string_view::npos; open = t.find('{', from)) {
+        const std::size_t end = t.find('}', open);
+        if (end == std::string_view::npos) break;  // a lone '{' is text
+        if (open > from) pieces.push_back({t.substr(from, open - from), false});
+        pieces.push_back({t.substr(open + 1, end - open - 1), true});
+        from = end + 1;
+      }
+      if (from < t.size()) pieces.push_back({t.substr(from), false});
+    }
+    return out;
+  }();
+  return all.at(static_cast<std::size_t>(c));
+}
+
 std::string render(const Diagnostic& d) {
   std::string out;
   render_pieces(d, [&out](std::string_view piece) { out.append(piece.data(), piece.size()); });

@@ -54,32 +54,34 @@ std::optional<DiagCode> diag_from_wire(const std::string& wire);
 int diag_count();
 /// The message: the template with every {field} (and {connector}) replaced.
 std::string render(const Diagnostic& d);
+/// One piece of a message template: a run of its text, or a `{name}` placeholder (`text` is the name).
+struct MessagePiece {
+  std::string_view text;
+  bool placeholder = false;
+};
+/// The template of `c` cut into pieces, once per program: runs of text and placeholders in order, no empty run; a `{`
+/// with no `}` after it is text.
+const std::vector<MessagePiece>& message_pieces(DiagCode c);
 /// The message in pieces, in order: emit(text) for each run of template text and for each {field}'s value (the first
 /// field of that key; `<?>` when there is none; `{connector}` is the connector's name); render() joins them. A writer
 /// that escapes the message calls it with no string built in between.
 template <typename Emit>
 void render_pieces(const Diagnostic& d, Emit&& emit) {
-  const std::string_view t = message_template(d.code);
-  std::size_t from = 0;
-  for (std::size_t open = t.find('{'); open != std::string_view::npos; open = t.find('{', from)) {
-    const std::size_t end = t.find('}', open);
-    if (end == std::string_view::npos) break;  // a lone '{' is text
-    if (open > from) emit(t.substr(from, open - from));
-    const std::string_view key = t.substr(open + 1, end - open - 1);
-    if (key == "connector") {
+  for (const MessagePiece& p : message_pieces(d.code)) {
+    if (!p.placeholder) {
+      emit(p.text);
+    } else if (p.text == "connector") {
       emit(std::string_view(d.connector));
     } else {
       const Field* f = nullptr;
       for (const auto& x : d.fields)
-        if (x.key == key) {
+        if (x.key == p.text) {
           f = &x;
           break;
         }
       emit(f ? std::string_view(f->value) : std::string_view("<?>"));
     }
-    from = end + 1;
   }
-  if (from < t.size()) emit(t.substr(from));
 }
 std::ostream& operator<<(std::ostream& os, const Diagnostic& d);
 
