@@ -111,12 +111,12 @@ std::string repr(const PyValue& v) {
       out.reserve(s.size() + 2);
       out += q;
       append_escaped(out, s, [q](unsigned char c) { return c == q || c == '\\' || c < 0x20 || c == 0x7f; },
-                     [&out](unsigned char c) {
+                     [&out, q](unsigned char c) {
                        if (c == '\n') out += "\\n";
                        else if (c == '\r') out += "\\r";
                        else if (c == '\t') out += "\\t";
-                       else if (c < 0x20 || c == 0x7f) { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }
-                       else { out += '\\'; out += static_cast<char>(c); }  // the quote or a backslash
+                       else if (c == q || c == '\\') { out += '\\'; out += static_cast<char>(c); }
+                       else { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }  // a control character or DEL
                      });
       out += q;
       return out;

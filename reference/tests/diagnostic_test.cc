@@ -59,5 +59,24 @@ TEST(Diagnostic, RenderFillsFieldsAndMarksMissingOnes) {
   EXPECT_EQ(os.str(), "err_strategy_needs_gpu{strategy='dp', accelerator='cpu'}");
 }
 
+// message_pieces cuts each template once: text runs and placeholders alternate as in the template, no text run is
+// empty, and writing each placeholder back in braces gives the template again. A template with a lone '{' keeps it as
+// text.
+TEST(Diagnostic, MessagePiecesAreTheTemplateWithoutEmptyRuns) {
+  for (int k = 0; k < diag_count(); ++k) {
+    const auto c = static_cast<DiagCode>(k);
+    std::string again;
+    for (const MessagePiece& p : message_pieces(c)) {
+      if (p.placeholder) {
+        again += "{" + std::string(p.text) + "}";
+      } else {
+        EXPECT_FALSE(p.text.empty()) << wire_id(c);
+        again += p.text;
+      }
+    }
+    EXPECT_EQ(again, message_template(c)) << wire_id(c);
+  }
+}
+
 }  // namespace
 }  // namespace accord::reference
