@@ -45,18 +45,6 @@ std::optional<std::string> Diagnostic::field(const std::string& key) const {
   return std::nullopt;
 }
 
-std::vector<std::string> template_fields(DiagCode c) {
-  std::vector<std::string> out;
-  std::string t = message_template(c);
-  for (std::size_t k = t.find('{'); k != std::string::npos; k = t.find('{', k + 1)) {
-    std::size_t end = t.find('}', k);
-    if (end == std::string::npos) break;
-    std::string key = t.substr(k + 1, end - k - 1);
-    if (key != "connector" && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
-  }
-  return out;
-}
-
 const std::vector<MessagePiece>& message_pieces(DiagCode c) {
   static const std::vector<std::vector<MessagePiece>> all = [] {
     std::vector<std::vector<MessagePiece>> out;
@@ -76,6 +64,13 @@ const std::vector<MessagePiece>& message_pieces(DiagCode c) {
     return out;
   }();
   return all.at(static_cast<std::size_t>(c));
+}
+
+std::vector<std::string> template_fields(DiagCode c) {
+  std::vector<std::string> out;
+  for (const MessagePiece& p : message_pieces(c))
+    if (p.placeholder && p.text != "connector" && std::find(out.begin(), out.end(), p.text) == out.end()) out.emplace_back(p.text);
+  return out;
 }
 
 std::string render(const Diagnostic& d) {

@@ -51,21 +51,6 @@ const PyValue& Instance::arg(std::string_view name) const {
 }
 
 namespace {
-/// Appends `s` to `out`, each run of bytes that `special` does not pick copied whole and each picked byte written by
-/// `escape`: one append a run, not a character at a time.
-template <typename Special, typename Escape>
-void append_escaped(std::string& out, std::string_view s, Special special, Escape escape) {
-  std::size_t from = 0;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    const auto c = static_cast<unsigned char>(s[k]);
-    if (!special(c)) continue;
-    out.append(s.data() + from, k - from);
-    escape(c);
-    from = k + 1;
-  }
-  out.append(s.data() + from, s.size() - from);
-}
-
 // Python's float repr: the shortest digits that read back as `f`; positional for 1e-4 <= |f| < 1e16
 // (with ".0" when whole), else d[.ddd]e+XX with at least two exponent digits (`0.1`, `1e+16`, `1e-05`).
 std::string float_repr(double f) {
@@ -110,14 +95,19 @@ std::string repr(const PyValue& v) {
       std::string out;
       out.reserve(s.size() + 2);
       out += q;
-      append_escaped(out, s, [q](unsigned char c) { return c == q || c == '\\' || c < 0x20 || c == 0x7f; },
-                     [&out, q](unsigned char c) {
-                       if (c == '\n') out += "\\n";
-                       else if (c == '\r') out += "\\r";
-                       else if (c == '\t') out += "\\t";
-                       else if (c == q || c == '\\') { out += '\\'; out += static_cast<char>(c); }
-                       else { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }  // a control character or DEL
-                     });
+      std::size_t from = 0;  // the start of the run not yet appended: runs are appended whole
+      for (std::size_t k = 0; k < s.size(); ++k) {
+        const auto c = static_cast<unsigned char>(s[k]);
+        if (c != q && c != '\\' && c >= 0x20 && c != 0x7f) continue;
+        out.append(s.data() + from, k - from);
+        from = k + 1;
+        if (c == '\n') out += "\\n";
+        else if (c == '\r') out += "\\r";
+        else if (c == '\t') out += "\\t";
+        else if (c == q || c == '\\') { out += '\\'; out += static_cast<char>(c); }
+        else { char buf[8]; snprintf(buf, sizeof buf, "\\x%02x", c); out += buf; }  // a control character or DEL
+      }
+      out.append(s.data() + from, s.size() - from);
       out += q;
       return out;
     }
