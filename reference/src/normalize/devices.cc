@@ -32,24 +32,34 @@ bool device_type_ok(const PyValue& v) {
          v.kind == PyValue::Kind::kStr || v.kind == PyValue::Kind::kList;
 }
 
-/// `[int(x.strip()) for x in s.split(",") if len(x) > 0]`; nullopt = ValueError.
-std::optional<std::vector<PyValue>> comma_ints(const std::string& s) {
-  std::vector<PyValue> out;
-  out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), ',')) + 1);
+/// An empty result whose lists are the room's storage.
+ParsedDevices in_room(DeviceRoom&& room) {
+  ParsedDevices r;
+  r.parallel = std::move(room.parallel);
+  r.parsed.list = std::move(room.ids);
+  return r;
+}
+
+/// `[int(x.strip()) for x in s.split(",") if len(x) > 0]` written into `v` as a list, into `room`'s storage (a
+/// reused selection's id list); false = ValueError.
+bool comma_ints(std::string_view s, std::vector<PyValue>&& room, PyValue& v) {
+  v.kind = PyValue::Kind::kList;
+  v.list = std::move(room);
+  v.list.clear();
   size_t start = 0;
   while (start <= s.size()) {
     auto pos = s.find(',', start);
-    std::string_view piece = std::string_view(s).substr(start, pos == std::string::npos ? std::string::npos : pos - start);
+    std::string_view piece = s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start);
     if (!piece.empty()) {
       auto n = py_int_from_str(piece);
-      if (!n) return std::nullopt;
-      out.emplace_back().kind = PyValue::Kind::kInt;
-      out.back().i = *n;
+      if (!n) return false;
+      v.list.emplace_back().kind = PyValue::Kind::kInt;
+      v.list.back().i = *n;
     }
-    if (pos == std::string::npos) break;
+    if (pos == std::string_view::npos) break;
     start = pos + 1;
   }
-  return out;
+  return true;
 }
 
 /// `list(range(n))` written into `v` (an empty value; its list's storage is used).
@@ -114,7 +124,7 @@ bool unique_as_set(const std::vector<PyValue>& ids) {
 }  // namespace
 
 // device_parser.parse_cpu_cores.
-ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom room) {
+ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom&& room) {
   ParsedDevices r;
   r.parallel = std::move(room.parallel);
   if (v.is_str()) {
@@ -135,7 +145,7 @@ ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom room
 }
 
 // device_parser.parse_gpu_ids and GPUAccelerator.get_parallel_devices.
-ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts, DeviceRoom room) {
+ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts, DeviceRoom&& room) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
   if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
   // `str(v).strip()` in ("0", "[]"): only a str, the int 0 or an empty list print that way.
@@ -152,9 +162,7 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
     if (std::string_view(v.str) == "-1") {
       from_text = PyValue::integer(-1);
     } else if (v.str.find(',') != std::string::npos) {
-      auto l = comma_ints(v.str);
-      if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
-      from_text = PyValue::make_list(std::move(*l));
+      if (!comma_ints(v.str, std::move(room.ids), from_text)) return fail(DiagCode::kDevicesNotInt, flag, v);
     } else {
       auto n = py_int_from_str(v.str);
       if (!n) return fail(DiagCode::kDevicesNotInt, flag, v);
@@ -162,9 +170,7 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
     }
   }
   const PyValue& g = v.is_str() ? from_text : v;
-  ParsedDevices r;
-  r.parallel = std::move(room.parallel);
-  r.parsed.list = std::move(room.ids);
+  ParsedDevices r = in_room(std::move(room));  // (no id list left when the text's list took it)
   if (g.kind == PyValue::Kind::kList) {
     if (v.is_str())
       r.parsed = std::move(from_text);
@@ -205,21 +211,21 @@ ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts&
 }
 
 // device_parser.parse_tpu_cores and TPUAccelerator.get_parallel_devices.
-ParsedDevices parse_tpu(const PyValue& v, std::string_view flag) {
+ParsedDevices parse_tpu(const PyValue& v, std::string_view flag, DeviceRoom&& room) {
   if (!device_type_ok(v)) return fail(DiagCode::kDevicesType, flag, v);
-  PyValue t = v;
+  PyValue from_text;  // the value a string reads as
   if (v.is_str()) {
     std::string s = py_strip(v.str);
     if (s == "1" || s == "8") {
-      t = PyValue::integer(s == "1" ? 1 : 8);
+      from_text = PyValue::integer(s == "1" ? 1 : 8);
     } else {
-      auto l = comma_ints(s);
-      if (!l) return fail(DiagCode::kDevicesNotInt, flag, v);
-      t = PyValue::make_list(std::move(*l));
+      if (!comma_ints(s, std::move(room.ids), from_text)) return fail(DiagCode::kDevicesNotInt, flag, v);
     }
   }
-  ParsedDevices r;
-  r.parsed = t;
+  ParsedDevices r = in_room(std::move(room));  // (no id list left when the text's list took it)
+  if (v.is_str()) r.parsed = std::move(from_text);
+  else r.parsed = v;
+  const PyValue& t = r.parsed;
   if (t.kind == PyValue::Kind::kInt && (t.i == 1 || t.i == 8)) {
     for (long long k = 0; k < t.i; ++k) r.parallel.push_back(std::to_string(k));
     return r;
@@ -233,29 +239,25 @@ ParsedDevices parse_tpu(const PyValue& v, std::string_view flag) {
 }
 
 // device_parser.parse_hpus and HPUAccelerator.get_parallel_devices.
-ParsedDevices parse_hpu(const PyValue& v, std::string_view flag) {
-  PyValue n = v;
-  if (v.is_str()) {
-    auto x = py_int_from_str(v.str);
-    if (!x) return fail(DiagCode::kDevicesNotInt, flag, v);
-    n = PyValue::integer(*x);
-  } else if (v.kind == PyValue::Kind::kBigInt) {
-    return too_many(flag, v);
-  } else if (!v.is_none() && !v.is_int_like()) {
-    return fail(DiagCode::kHpuDevicesType, flag, v);
-  }
-  if (n.as_int() > kMaxDevices) return too_many(flag, v);
-  ParsedDevices r;
-  r.parsed = n;
-  for (long long k = 0; k < n.as_int(); ++k) r.parallel.push_back("hpu");
+ParsedDevices parse_hpu(const PyValue& v, std::string_view flag, DeviceRoom&& room) {
+  if (v.kind == PyValue::Kind::kBigInt) return too_many(flag, v);
+  if (!v.is_str() && !v.is_none() && !v.is_int_like()) return fail(DiagCode::kHpuDevicesType, flag, v);
+  // int(devices) of a str; None counts as 0 devices.
+  const std::optional<std::int64_t> n = v.is_str() ? py_int_from_str(v.str) : std::optional<std::int64_t>(v.as_int());
+  if (!n) return fail(DiagCode::kDevicesNotInt, flag, v);
+  if (*n > kMaxDevices) return too_many(flag, v);
+  ParsedDevices r = in_room(std::move(room));
+  if (v.is_str()) r.parsed = PyValue::integer(*n);
+  else r.parsed = v;
+  for (long long k = 0; k < *n; ++k) r.parallel.push_back("hpu");
   return r;
 }
 
 // IPUAccelerator.parse_devices (identity) and get_parallel_devices (range(devices)).
-ParsedDevices parse_ipu(const PyValue& v, std::string_view flag) {
+ParsedDevices parse_ipu(const PyValue& v, std::string_view flag, DeviceRoom&& room) {
   if (v.kind == PyValue::Kind::kBigInt || (v.is_int_like() && v.as_int() > kMaxDevices)) return too_many(flag, v);
   if (!v.is_int_like()) return fail(DiagCode::kDevicesType, flag, v);
-  ParsedDevices r;
+  ParsedDevices r = in_room(std::move(room));
   r.parsed = v;
   for (long long k = 0; k < v.as_int(); ++k) r.parallel.push_back(std::to_string(k));
   return r;
@@ -269,25 +271,25 @@ std::optional<Diagnostic> check_device_type22(const PyValue& v, std::string_view
   return fail(DiagCode::kDevicesType, flag, v).error;
 }
 
-ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count) {
+ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count, DeviceRoom&& room) {
   if (auto e = check_device_type22(v, flag)) {
     ParsedDevices r;
     r.error = e;
     return r;
   }
-  PyValue t = v;
+  PyValue from_text;  // the value a string reads as
   if (v.is_str()) {  // _parse_tpu_devices_str: int(s.strip()), else a comma list of ints
     std::string s = py_strip(v.str);
     if (auto n = py_int_from_str(s)) {
-      t = PyValue::integer(*n);
+      from_text = PyValue::integer(*n);
     } else {
-      auto l = comma_ints(s);
-      if (!l) return fail(DiagCode::kDevicesNotInt, flag, PyValue::string(s));
-      t = PyValue::make_list(std::move(*l));
+      if (!comma_ints(s, std::move(room.ids), from_text)) return fail(DiagCode::kDevicesNotInt, flag, PyValue::string(s));
     }
   }
-  ParsedDevices r;
-  r.parsed = t;
+  ParsedDevices r = in_room(std::move(room));  // (no id list left when the text's list took it)
+  if (v.is_str()) r.parsed = std::move(from_text);
+  else r.parsed = v;
+  const PyValue& t = r.parsed;
   if (t.kind == PyValue::Kind::kInt && (t.i == 1 || t.i == count)) {
     r.parallel.reserve(static_cast<size_t>(t.i));
     for (long long k = 0; k < t.i; ++k) {

@@ -35,16 +35,16 @@ struct DeviceRoom {
 };
 
 /// `flag` names the Trainer argument the value came from (devices or a legacy flag).
-ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom room = {});
-ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts, DeviceRoom room = {});
-ParsedDevices parse_tpu(const PyValue& v, std::string_view flag);
-ParsedDevices parse_hpu(const PyValue& v, std::string_view flag);
-ParsedDevices parse_ipu(const PyValue& v, std::string_view flag);
+ParsedDevices parse_cpu(const PyValue& v, std::string_view flag, DeviceRoom&& room = {});
+ParsedDevices parse_gpu(const PyValue& v, std::string_view flag, const GpuFacts& facts, DeviceRoom&& room = {});
+ParsedDevices parse_tpu(const PyValue& v, std::string_view flag, DeviceRoom&& room = {});
+ParsedDevices parse_hpu(const PyValue& v, std::string_view flag, DeviceRoom&& room = {});
+ParsedDevices parse_ipu(const PyValue& v, std::string_view flag, DeviceRoom&& room = {});
 /// PL 2.2.5 fabric/utilities/device_parser.py _check_data_type: None, a bool, another type, or a list with an element
 /// whose type is not exactly int is err_devices_type (nullopt: the type is fine).
 std::optional<Diagnostic> check_device_type22(const PyValue& v, std::string_view flag);
 /// PL 2.2.5 fabric/accelerators/xla.py _parse_tpu_devices and XLAAccelerator.get_parallel_devices, with `count`
 /// devices (auto_device_count).
-ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count);
+ParsedDevices parse_xla(const PyValue& v, std::string_view flag, int count, DeviceRoom&& room = {});
 
 }  // namespace accord::reference::detail

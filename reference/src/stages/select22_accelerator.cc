@@ -104,15 +104,16 @@ bool devices(Resolution& c, const FinalFlags& flags, Selection& sel) {
         return r;
       }
     }
+    DeviceRoom room = device_room(sel);
     switch (acc.parser) {
-      case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); return parse_cpu(*d, "devices", device_room(sel));
-      case DeviceParser::kGpu: return parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel));
+      case DeviceParser::kCpu: c.fire(RuleId::kParseCpu); return parse_cpu(*d, "devices", std::move(room));
+      case DeviceParser::kGpu: return parse_gpu(*d, "devices", {c.in.hardware.cuda_devices, detect_torchelastic(c)}, std::move(room));
       case DeviceParser::kMps: {
-        ParsedDevices r = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)});
+        ParsedDevices r = parse_gpu(*d, "devices", {c.in.hardware.mps ? 1 : 0, detect_torchelastic(c)}, std::move(room));
         for (size_t k = 0; k < r.parallel.size(); ++k) r.parallel[k] = "mps:" + std::to_string(k);  // positions, not ids
         return r;
       }
-      case DeviceParser::kXla: c.fire(RuleId::kParseXla); return parse_xla(*d, "devices", c.in.hardware.tpu_cores);
+      case DeviceParser::kXla: c.fire(RuleId::kParseXla); return parse_xla(*d, "devices", c.in.hardware.tpu_cores, std::move(room));
       default: return {};  // the 1.6 parsers belong to 1.6 accelerators, not in this profile
     }
   }();

@@ -127,12 +127,13 @@ bool parse(Resolution& c, const FinalFlags& flags, const PyValue& devices, Selec
     for (const auto& r : kParserRules) {
       if (r.parser != acc.parser) continue;
       c.fire(r.id);
+      DeviceRoom room = device_room(sel);
       switch (r.parser) {
-        case DeviceParser::kCpu: return parse_cpu(devices, flag, device_room(sel));
-        case DeviceParser::kGpu: return parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}, device_room(sel));
-        case DeviceParser::kTpu: return parse_tpu(devices, flag);
-        case DeviceParser::kHpu: return parse_hpu(devices, flag);
-        case DeviceParser::kIpu: return parse_ipu(devices, flag);
+        case DeviceParser::kCpu: return parse_cpu(devices, flag, std::move(room));
+        case DeviceParser::kGpu: return parse_gpu(devices, flag, {c.in.hardware.cuda_devices, detect_torchelastic(c)}, std::move(room));
+        case DeviceParser::kTpu: return parse_tpu(devices, flag, std::move(room));
+        case DeviceParser::kHpu: return parse_hpu(devices, flag, std::move(room));
+        case DeviceParser::kIpu: return parse_ipu(devices, flag, std::move(room));
         case DeviceParser::kMps:  // the 2.x parsers: their accelerators are not in a 1.6 profile
         case DeviceParser::kXla: break;
       }
