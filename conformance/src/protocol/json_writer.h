@@ -15,13 +15,14 @@ namespace accord::conformance {
 
 /// Appends compact JSON to `out`, byte for byte as nlohmann's dump() writes the same tree when the caller writes the
 /// keys of each object in sorted order (same escapes, same numbers). Commas come by themselves: a value after a key
-/// or an opening bracket has none, any other value one. The text goes straight into the string's storage: room is
-/// made ahead (the string is grown past its end while writing and cut to the text written when the writer goes),
-/// so no character costs a call into the string. `out` must not be read or written while the writer lives.
+/// or an opening bracket has none, any other value one. The text goes into a buffer kept per thread whose room is made
+/// ahead and never given back, so no character costs a call into a string and no line pays for room it had before
+/// (a string grown past its end is filled with zeros each time); the writer appends the text to `out` in one copy
+/// when it goes. `out` must not be read or written while the writer lives; one writer a thread at a time.
 class JsonWriter {
  public:
-  explicit JsonWriter(std::string* out) : s_(*out), at_(out->size()) { s_.resize(at_ + kSlack); }
-  ~JsonWriter() { s_.resize(at_); }
+  explicit JsonWriter(std::string* out) : out_(*out), s_(buffer()) {}
+  ~JsonWriter() { out_.append(s_.data(), at_); }
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
 
@@ -123,8 +124,13 @@ class JsonWriter {
     if (!first_) put(',');
     first_ = false;
   }
+  static std::string& buffer() {
+    thread_local std::string kept;  // its size is the room made so far; the text is its first at_ bytes
+    return kept;
+  }
+  std::string& out_;
   std::string& s_;
-  std::size_t at_;  ///< the end of the text written; s_ is longer while the writer lives
+  std::size_t at_ = 0;  ///< the end of the text written into s_
   bool first_ = true;
 };
 
