@@ -46,13 +46,25 @@ bool process_is_rank_zero(const Input& c) {
 }
 }  // namespace
 
-void Resolution::note(DiagCode code, std::vector<Field> f) {
+Diagnostic* Resolution::next_note(DiagCode code) {
   // Every connector note is a rank_zero_warn/deprecation/info except the auto-select log line (_set_devices_flag_if_auto_select_gpus_passed: a plain logger).
   if (pol.rank_zero_gating && code != DiagCode::kAutoSelectGpus && !process_is_rank_zero(*this)) {
     if (std::find(trace.begin(), trace.end(), RuleId::kRankZeroOnly) == trace.end()) fire(RuleId::kRankZeroOnly);
-    return;
+    return nullptr;
   }
-  notes.push_back({code, std::move(f)});
+  if (noted == notes.size()) notes.emplace_back();
+  Diagnostic& d = notes[noted++];
+  d.code = code;
+  d.fields.clear();
+  d.connector = Diagnostic{}.connector;
+  return &d;
+}
+
+void Resolution::note(DiagCode c, Field* f, std::size_t n) {
+  if (Diagnostic* d = next_note(c)) {
+    d->fields.reserve(n);
+    for (std::size_t k = 0; k < n; ++k) d->fields.push_back(std::move(f[k]));
+  }
 }
 
 std::optional<ClassInfo> Input::class_of(const Instance& inst) const {

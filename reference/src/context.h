@@ -165,7 +165,10 @@ struct Input {
 /// The resolution's log, which every stage appends to: the rules that fired, the notes, the one error. Not stage
 /// state: no stage decides anything from it.
 struct Journal {
+  /// The notes: [0, noted) this resolution's; past them, those of the last resolution into the same outcome, each
+  /// overwritten in turn by a new note (its field list's storage kept) and the rest dropped when the resolution ends.
   std::vector<Diagnostic> notes;
+  std::size_t noted = 0;
   std::vector<RuleId> trace;
   std::optional<Diagnostic> error;
   void fire(RuleId r) { trace.push_back(r); }
@@ -191,21 +194,27 @@ struct Journal {
 
 /// What every step of every stage receives: the input (read only) and the journal. It holds no stage's result.
 struct Resolution : Input, Journal {
-  /// `room`: an outcome whose trace and notes storage this resolution reuses (emptied here); a caller resolving case
-  /// after case into one Outcome allocates no trace.
+  /// `room`: an outcome whose trace and notes storage this resolution reuses (the trace emptied here, the notes kept
+  /// for their field lists: Journal::notes); a caller resolving case after case into one Outcome allocates no trace.
   Resolution(const Case& c, Profile p, Outcome& room) : Input(c, p) {
     trace.swap(room.trace), notes.swap(room.notes);
-    trace.clear(), notes.clear();
+    trace.clear();
     trace.reserve(48);
   }
   Resolution(const Case& c, Profile p) : Input(c, p) {}  // takes its journal from another resolution
-  /// Records a note; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0 (realize.rank-zero-only).
-  void note(DiagCode c, std::vector<Field> f = {});
-  /// The same for fields written as a braced list, each moved (Journal::fail).
+  /// Records a note with no fields; under `rank_zero_gating` a rank_zero_* note is dropped off rank 0
+  /// (realize.rank-zero-only).
+  void note(DiagCode c) { next_note(c); }
+  /// The same with fields written as a braced list, each moved (Journal::fail) into the field list of a kept note.
   template <std::size_t N>
   void note(DiagCode c, Field (&&f)[N]) {
-    note(c, moved_fields(std::move(f)));
+    note(c, f, N);
   }
+  void note(DiagCode c, Field* f, std::size_t n);  ///< the braced list's n fields, each moved
+  /// The note to write, its fields empty (a kept one, or a new one at the end); nullptr when the note is dropped.
+  Diagnostic* next_note(DiagCode c);
+  /// Drops the kept notes past this resolution's.
+  void end_notes() { notes.erase(notes.begin() + static_cast<std::ptrdiff_t>(noted), notes.end()); }
 };
 
 /// Stage 1 (validate): the flags after their checks, as PL 1.6.5 _check_config_and_set_final_flags and

@@ -81,6 +81,7 @@ Plan& fresh_plan(Outcome& out, detail::Selection& sel) {
 
 /// The outcome of a finished resolution: its plan (already in `out`) or its error, its notes and trace.
 void finish(detail::Resolution& c, Outcome& out, bool ok) {
+  c.end_notes();
   if (!ok) out.failure = std::move(c.error);
   if (c.fabric()) {  // the messages name the class the user constructs
     if (!ok) out.failure->connector = c.connector_name();

@@ -1,7 +1,8 @@
 // reuse_test.cc: resolve(case, profile, outcome) into an outcome that holds another case's result (its storage
 // reused) gives exactly the outcome of resolve(case, profile), for every pair of a few cases that fill every part an
-// outcome can carry: a plan with registered or user-given strategy params, an error, notes, a long trace, SLURM
-// ranks, Fabric's LT_* arguments (two journals in one resolution).
+// outcome can carry: a plan with registered or user-given strategy params, an error, one note or four (a kept note's
+// storage is reused, the kept notes past the new ones dropped), a long trace, SLURM ranks, Fabric's LT_* arguments
+// (two journals in one resolution).
 #include <thread>
 #include <utility>
 #include <variant>
@@ -25,6 +26,7 @@ const char* const kCases[] = {
     R"({"flags": {"strategy": "ddp", "num_nodes": 2, "devices": 2, "accelerator": "gpu"}, "hardware": {"cuda_devices": 2},
         "env": {"SLURM_NTASKS": "4", "SLURM_JOB_NAME": "train", "SLURM_PROCID": "3", "SLURM_LOCALID": "1", "SLURM_NODEID": "1"}})",
     R"({"flags": {"accelerator": "cpu", "devices": 2}, "env": {"LT_ACCELERATOR": "cpu", "LT_STRATEGY": "ddp", "LT_DEVICES": "2"}})",
+    R"({"flags": {"accelerator": "ddp_spawn", "benchmark": true, "deterministic": true, "precision": 16}})",
 };
 
 Case parse(const char* text) {
